@@ -1,0 +1,9 @@
+import { readFileSync } from "node:fs";
+
+/** Where the reference page lies on disk. */
+export const docsPath = new URL("./index.html", import.meta.url);
+
+/** The reference page: one self-contained HTML document with its scripts inlined. */
+export function readDocsHtml() {
+  return readFileSync(docsPath, "utf8");
+}

@@ -1,0 +1,74 @@
+// Renders the reference page in headless Chromium with the network cut off and checks that every operation
+// of the contract appears on it. Skips, saying why, where no Chromium is installed.
+import { existsSync } from "node:fs";
+import { loadSpec } from "@workapi/spec";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { docsPath } from "../index.js";
+
+const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const hasChromium = existsSync(executablePath);
+if (!hasChromium) {
+  console.warn(
+    `skipping the docs rendering test: no Chromium at ${executablePath} (apt-get install chromium)`,
+  );
+}
+
+describe.skipIf(!hasChromium)("the docs page in headless Chromium", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath,
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it("shows every operation with no network", async () => {
+    const context = await browser.newContext({ offline: true });
+    const page = await context.newPage();
+    const external: string[] = [];
+    // Everything the page needs to work is inline: no script, style, font or data request may leave it.
+    // (Only the attribution logo is an external image, and the page hides it when it cannot load.)
+    page.on("request", (request) => {
+      const local = /^(file|data|blob):/.test(request.url());
+      if (!local && request.resourceType() !== "image")
+        external.push(`${request.resourceType()} ${request.url()}`);
+    });
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(docsPath.href, { waitUntil: "load" });
+    const spec = loadSpec();
+    const byTag = new Map<string, Array<{ operationId: string; summary: string }>>();
+    for (const item of Object.values(spec.paths)) {
+      for (const operation of Object.values(item) as Array<{
+        operationId: string;
+        summary: string;
+        tags: string[];
+      }>) {
+        for (const tag of operation.tags) byTag.set(tag, [...(byTag.get(tag) ?? []), operation]);
+      }
+    }
+    expect([...byTag.values()].flat().length).toBeGreaterThan(20);
+    const missing: string[] = [];
+    for (const [tag, operations] of byTag) {
+      // The page renders one tag group at a time: open it from the sidebar, then read its operations.
+      await page.click(`a[href="/${tag}"]`);
+      await page.waitForSelector(`[data-section-id^="/${tag}/"]`, { timeout: 20_000 });
+      const shown = await page.$$eval(`[data-section-id^="/${tag}/"]`, (nodes) =>
+        nodes.map((node) => node.getAttribute("data-section-id")),
+      );
+      const text = (await page.textContent("body")) ?? "";
+      for (const operation of operations) {
+        if (!shown.includes(`/${tag}/${operation.operationId}`)) missing.push(operation.operationId);
+        if (!text.includes(operation.summary)) missing.push(`${operation.operationId} (summary)`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(external).toEqual([]);
+    await context.close();
+  }, 60_000);
+});

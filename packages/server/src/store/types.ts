@@ -1,0 +1,224 @@
+// The storage interface of the reference server. One implementation (./database.ts) runs on SQLite
+// (better-sqlite3, the embedded default) and on PostgreSQL (pg), both through Kysely; the same tests run
+// against both. Everything is scoped to a dev organization: no method reads or writes across organizations.
+
+/** A user summary as records carry it (`created_by`, `owned_by`...). */
+export interface UserRef {
+  type: "dev_user";
+  id: string;
+  display_id: string;
+  display_name: string;
+  email: string;
+  full_name: string;
+  state: string;
+}
+
+export interface Org {
+  /** Small integer used inside ids (`don:core:workapi:devo/<number>:...`). */
+  number: number;
+  id: string;
+  name: string;
+  status: "active" | "deactivated";
+  created_date: string;
+}
+
+export interface DevUser extends UserRef {
+  org_id: string;
+  created_date: string;
+}
+
+export interface TokenRecord {
+  id: string;
+  display_id: string;
+  org_id: string;
+  /** Id of the dev user the token acts as. */
+  subject: string;
+  /** Hex SHA-256 of the secret; the secret itself is never stored. */
+  hash: string;
+  /** The last characters of the secret, to tell tokens apart. */
+  token_hint: string;
+  requested_token_type: string;
+  scopes: string[];
+  client_id: string | null;
+  status: "active" | "revoked";
+  issued_at: string;
+  expires_at: string | null;
+  created_by: string;
+  created_date: string;
+  modified_by: string;
+  modified_date: string;
+  object_version: number;
+}
+
+/** Who makes a change: the organization and the acting user. */
+export interface Actor {
+  orgId: string;
+  orgNumber: number;
+  user: UserRef;
+}
+
+/**
+ * A record of any family. `data` is the full record as the API returns it (base fields included); the other
+ * properties are the indexed copies the store filters and sorts on.
+ */
+export interface StoredRecord<T extends object = Record<string, unknown>> {
+  kind: string;
+  id: string;
+  display_id: string;
+  org_id: string;
+  subtype: string | null;
+  parent_id: string | null;
+  label: string;
+  external_ref: string | null;
+  created_date: string;
+  modified_date: string;
+  object_version: number;
+  data: T & BaseFields;
+}
+
+export interface BaseFields {
+  id: string;
+  display_id: string;
+  created_by: UserRef;
+  created_date: string;
+  modified_by: UserRef;
+  modified_date: string;
+  object_version: number;
+}
+
+export interface NewRecord<T extends object> {
+  /** Record family (`work`, `part`, `tag`, `article`, `code_change`, ...). */
+  kind: string;
+  /** Type word inside the id (`issue`, `product`, `tag`...): `don:core:workapi:devo/<org>:<idType>/<n>`. */
+  idType: string;
+  /** Display id prefix (`ISS`, `PROD`, `TAG`...); numbers count up per organization and prefix. */
+  prefix: string;
+  subtype?: string | null;
+  parent_id?: string | null;
+  /** Name or title, for sorting and exact-name filters. */
+  label?: string;
+  external_ref?: string | null;
+  /** The record's own fields; the store adds id, display_id and the base fields. */
+  data: T;
+}
+
+/**
+ * A filter over a family's records. `path` names an indexed column (`subtype`, `parent_id`, `label`,
+ * `external_ref`, `created_date`, `modified_date`, `display_id`, `id`, `object_version`) or a dotted path into
+ * `data` (`owned_by`, `stage.name`, `custom_fields.tnt__priority`).
+ */
+export type Filter =
+  | { op: "and" | "or"; filters: Filter[] }
+  | { op: "not"; filter: Filter }
+  | { op: "eq" | "ne" | "gt" | "gte" | "lt" | "lte"; path: string; value: string | number | boolean }
+  | { op: "in"; path: string; values: Array<string | number | boolean> }
+  /** The array at `path` has an element whose `key` (or the element itself, without `key`) is one of `values`. */
+  | { op: "any"; path: string; key?: string; values: Array<string | number> }
+  | { op: "exists"; path: string; exists: boolean };
+
+export interface SortKey {
+  path: string;
+  direction: "asc" | "desc";
+  /** How values compare (default `text`; ISO dates compare as text). */
+  type?: "text" | "number";
+}
+
+export interface ListQuery {
+  filter?: Filter;
+  /** Sort keys, most significant first; the store appends a unique tie-breaker. Default: created_date asc. */
+  sort?: SortKey[];
+  cursor?: string;
+  mode?: "after" | "before";
+  limit: number;
+}
+
+export interface Page<T extends object> {
+  items: Array<StoredRecord<T>>;
+  next_cursor?: string;
+  prev_cursor?: string;
+}
+
+/** Failures the HTTP layer turns into typed errors. */
+export class StoreError extends Error {
+  constructor(
+    readonly code: "not_found" | "conflict" | "bad_cursor" | "version_mismatch",
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+    this.name = "StoreError";
+  }
+}
+
+export interface Store {
+  readonly dialect: "sqlite" | "postgres";
+  /** Runs `fn` in one transaction; every store call made through `tx` is part of it. */
+  transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R>;
+  close(): Promise<void>;
+
+  // Organizations, users, tokens.
+  createOrg(name: string): Promise<Org>;
+  getOrg(id: string): Promise<Org | undefined>;
+  listOrgs(): Promise<Org[]>;
+  setOrgStatus(id: string, status: Org["status"]): Promise<void>;
+  createDevUser(
+    org: Org,
+    fields: { email: string; full_name: string; display_name?: string },
+  ): Promise<DevUser>;
+  getDevUser(orgId: string, id: string): Promise<DevUser | undefined>;
+  listDevUsers(orgId: string): Promise<DevUser[]>;
+  createToken(
+    actor: Actor,
+    fields: Pick<
+      TokenRecord,
+      "subject" | "hash" | "token_hint" | "requested_token_type" | "scopes" | "client_id" | "expires_at"
+    >,
+  ): Promise<TokenRecord>;
+  findTokenByHash(hash: string): Promise<TokenRecord | undefined>;
+  getToken(orgId: string, id: string): Promise<TokenRecord | undefined>;
+  listTokens(
+    orgId: string,
+    filter: { subject: string; requested_token_type?: string; client_id?: string },
+  ): Promise<TokenRecord[]>;
+  revokeToken(actor: Actor, id: string): Promise<TokenRecord>;
+
+  // Records of every family.
+  createRecord<T extends object>(actor: Actor, record: NewRecord<T>): Promise<StoredRecord<T>>;
+  /** Finds a record by id or display id; `kinds` limits the families searched. */
+  getRecord<T extends object>(
+    orgId: string,
+    kinds: string[],
+    idOrDisplayId: string,
+  ): Promise<StoredRecord<T> | undefined>;
+  /**
+   * Changes a record: `change` gets the current data and returns the new data (and, optionally, new indexed
+   * copies). Bumps object_version, sets modified_by/modified_date. Throws StoreError("not_found").
+   */
+  updateRecord<T extends object>(
+    actor: Actor,
+    kind: string,
+    id: string,
+    change: (current: StoredRecord<T>) => {
+      data: T;
+      label?: string;
+      subtype?: string | null;
+      parent_id?: string | null;
+      external_ref?: string | null;
+    },
+  ): Promise<StoredRecord<T>>;
+  /** Deletes a record; false when it did not exist. */
+  deleteRecord(actor: Actor, kind: string, id: string): Promise<boolean>;
+  /**
+   * One page of a family's records, keyset-paginated: the cost does not grow with the page's depth. The cursor
+   * is opaque and bound to the kind, filter and sort it came from (another filter or sort: StoreError
+   * "bad_cursor"). `next_cursor`/`prev_cursor` are left out when nothing lies further that way.
+   */
+  listRecords<T extends object>(orgId: string, kind: string, query: ListQuery): Promise<Page<T>>;
+  /** All matching records in sort order, at most `limit` (exports). */
+  findRecords<T extends object>(
+    orgId: string,
+    kind: string,
+    query: Omit<ListQuery, "cursor" | "mode">,
+  ): Promise<Array<StoredRecord<T>>>;
+  countRecords(orgId: string, kind: string, filter?: Filter): Promise<number>;
+}
