@@ -49,7 +49,7 @@ type ApiErrorOf<T> = ApiErrorBody extends infer E
 
 /** A failure to answer with a typed error body. Throw it from anywhere; the error handler sends it. */
 export class ApiError extends Error {
-  readonly status: number;
+  status: number;
   readonly headers: Record<string, string> = {};
 
   constructor(
@@ -69,6 +69,17 @@ export class ApiError extends Error {
 
   withHeader(name: string, value: string): this {
     this.headers[name] = value;
+    return this;
+  }
+
+  withHeaders(headers: Record<string, string>): this {
+    Object.assign(this.headers, headers);
+    return this;
+  }
+
+  /** Answers with another status than the type's own (405 for a known path with the wrong method). */
+  withStatus(status: number): this {
+    this.status = status;
     return this;
   }
 

@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+// The operator's entry points: serve, token create / revoke, seed.
+import { Command, InvalidArgumentError } from "commander";
+import { configFromEnv, DEFAULTS, type ServerConfig } from "./config.js";
+import { actorOf, issueToken } from "./http/auth.js";
+import { bootstrap, startServer } from "./server.js";
+import { openStore } from "./store/database.js";
+import type { Store } from "./store/types.js";
+
+function wholeNumber(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError("expected a whole number");
+  return parsed;
+}
+
+interface CommonFlags {
+  dataDir?: string;
+  databaseUrl?: string;
+}
+
+function withStoreFlags(command: Command): Command {
+  return command
+    .option(
+      "--data-dir <dir>",
+      `embedded database directory (env WORKAPI_DATA_DIR, default ${DEFAULTS.dataDir})`,
+    )
+    .option("--database-url <url>", "PostgreSQL URL instead of the embedded database (env DATABASE_URL)");
+}
+
+function configOf(flags: CommonFlags & Record<string, unknown>): ServerConfig {
+  const overrides: Partial<ServerConfig> = {};
+  if (flags.port !== undefined) overrides.port = flags.port as number;
+  if (flags.host !== undefined) overrides.host = flags.host as string;
+  if (flags.bodyLimit !== undefined) overrides.bodyLimit = flags.bodyLimit as number;
+  if (flags.rateLimit !== undefined) overrides.rateLimitMax = flags.rateLimit as number;
+  if (flags.rateLimitWindow !== undefined)
+    overrides.rateLimitWindowMs = (flags.rateLimitWindow as number) * 1000;
+  if (flags.corsOrigins !== undefined)
+    overrides.corsOrigins = String(flags.corsOrigins).split(",").filter(Boolean);
+  if (flags.redisUrl !== undefined) overrides.redisUrl = flags.redisUrl as string;
+  if (flags.logLevel !== undefined) overrides.logLevel = flags.logLevel as string;
+  const env = { ...process.env };
+  if (flags.dataDir) env.WORKAPI_DATA_DIR = flags.dataDir;
+  if (flags.databaseUrl) env.DATABASE_URL = flags.databaseUrl;
+  return configFromEnv(env, overrides);
+}
+
+async function withStore<T>(flags: CommonFlags, fn: (store: Store) => Promise<T>): Promise<T> {
+  const config = configOf(flags as CommonFlags & Record<string, unknown>);
+  const store = await openStore({
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+    dataDir: config.dataDir,
+  });
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+const program = new Command("workapi-server")
+  .description("Reference server of the workapi work-management interface")
+  .showHelpAfterError("(run with --help for usage)");
+
+withStoreFlags(
+  program.command("serve").description("start the server (creates an admin token on first start)"),
+)
+  .option("-p, --port <port>", `port to listen on (env PORT, default ${DEFAULTS.port})`, wholeNumber)
+  .option("--host <host>", `address to listen on (env HOST, default ${DEFAULTS.host})`)
+  .option("--redis-url <url>", "share rate limits through Redis (env REDIS_URL)")
+  .option(
+    "--body-limit <bytes>",
+    `largest request body (env WORKAPI_BODY_LIMIT, default ${DEFAULTS.bodyLimit})`,
+    wholeNumber,
+  )
+  .option(
+    "--rate-limit <n>",
+    `requests per token per window (env WORKAPI_RATE_LIMIT_MAX, default ${DEFAULTS.rateLimitMax})`,
+    wholeNumber,
+  )
+  .option(
+    "--rate-limit-window <seconds>",
+    `rate limit window (env WORKAPI_RATE_LIMIT_WINDOW_MS in ms, default ${DEFAULTS.rateLimitWindowMs / 1000} s)`,
+    wholeNumber,
+  )
+  .option(
+    "--cors-origins <list>",
+    "comma-separated origins allowed from browsers, or * (env WORKAPI_CORS_ORIGINS)",
+  )
+  .option("--log-level <level>", "trace, debug, info, warn, error or silent (env LOG_LEVEL, default info)")
+  .action(async (flags) => {
+    await startServer(configOf(flags), { signals: true });
+  });
+
+const token = program.command("token").description("issue and revoke access tokens");
+
+withStoreFlags(token.command("create").description("issue a token and print its secret (shown once)"))
+  .requiredOption("--scopes <list>", "comma-separated scopes, e.g. tag:read,issue:all")
+  .option("--type <token-type>", "requested token type (default urn:vendor:params:oauth:token-type:pat)")
+  .option("--expires-in <seconds>", "lifetime in seconds (default: no expiry)", wholeNumber)
+  .option("--client-id <id>", "client id (application access tokens)")
+  .action(async (flags) => {
+    await withStore(flags, async (store) => {
+      const { org, admin } = await bootstrap(store);
+      const issued = await issueToken(store, actorOf(org, admin), {
+        scopes: String(flags.scopes)
+          .split(",")
+          .map((s: string) => s.trim())
+          .filter(Boolean),
+        ...(flags.type ? { type: flags.type } : {}),
+        ...(flags.expiresIn !== undefined ? { expiresIn: flags.expiresIn } : {}),
+        ...(flags.clientId ? { clientId: flags.clientId } : {}),
+      });
+      process.stdout.write(`${issued.secret}\n`);
+      process.stderr.write(
+        `issued ${issued.token.display_id} (${issued.token.id}) with scopes ${issued.token.scopes.join(" ")}\n`,
+      );
+    });
+  });
+
+withStoreFlags(
+  token.command("revoke").description("revoke a token by its id or display id").argument("<id>"),
+).action(async (id: string, flags) => {
+  await withStore(flags, async (store) => {
+    const { org, admin } = await bootstrap(store);
+    const revoked = await store.revokeToken(actorOf(org, admin), id);
+    process.stderr.write(`revoked ${revoked.display_id}\n`);
+  });
+});
+
+program.parseAsync().catch((error: unknown) => {
+  process.stderr.write(`workapi-server: ${(error as Error).message}\n`);
+  process.exitCode = 1;
+});

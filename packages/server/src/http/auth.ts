@@ -1,0 +1,140 @@
+// Bearer tokens: random secrets shown once, stored only as SHA-256 hashes, each with a type, a subject (a dev
+// user), scopes, an expiry and a status.
+import { createHash, randomBytes } from "node:crypto";
+import type { Actor, DevUser, Org, Store, TokenRecord } from "../store/types.js";
+import { ApiError } from "./errors.js";
+
+export const DEFAULT_TOKEN_TYPE = "urn:vendor:params:oauth:token-type:pat";
+
+export function hashToken(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+/** A new secret: a recognisable prefix and 32 random bytes. */
+export function newTokenSecret(): string {
+  return `wkp_${randomBytes(32).toString("base64url")}`;
+}
+
+export interface IssuedToken {
+  secret: string;
+  token: TokenRecord;
+}
+
+export async function issueToken(
+  store: Store,
+  actor: Actor,
+  options: {
+    subject?: string;
+    scopes: string[];
+    type?: string;
+    clientId?: string | null;
+    /** Lifetime in seconds; none: the token does not expire. */
+    expiresIn?: number;
+  },
+): Promise<IssuedToken> {
+  const secret = newTokenSecret();
+  const token = await store.createToken(actor, {
+    subject: options.subject ?? actor.user.id,
+    hash: hashToken(secret),
+    token_hint: secret.slice(-4),
+    requested_token_type: options.type ?? DEFAULT_TOKEN_TYPE,
+    scopes: [...new Set(options.scopes)].sort(),
+    client_id: options.clientId ?? null,
+    expires_at:
+      options.expiresIn === undefined ? null : new Date(Date.now() + options.expiresIn * 1000).toISOString(),
+  });
+  return { secret, token };
+}
+
+export function actorOf(org: Org, user: DevUser): Actor {
+  const { org_id: _org, created_date: _created, ...summary } = user;
+  return { orgId: org.id, orgNumber: org.number, user: summary };
+}
+
+/** The token of a request: `Authorization: Bearer <token>`, or the bare token as some clients send it. */
+export function readBearer(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const trimmed = header.trim();
+  const match = /^bearer\s+(.+)$/i.exec(trimmed);
+  const secret = (match ? match[1] : trimmed)?.trim();
+  return secret ? secret : undefined;
+}
+
+export interface Authenticated {
+  token: TokenRecord;
+  org: Org;
+  user: DevUser;
+  actor: Actor;
+}
+
+/**
+ * Resolves the caller. `orgCheck` is false on the operations whose interface errors have no
+ * dev_org_deactivated (the org-schedule ones): a deactivated organization is then plainly unauthenticated.
+ */
+export async function authenticate(
+  store: Store,
+  header: string | undefined,
+  orgCheck: boolean,
+): Promise<Authenticated> {
+  const secret = readBearer(header);
+  if (!secret) {
+    throw new ApiError(
+      "unauthenticated",
+      "Authentication is required.",
+      "Send the header 'Authorization: Bearer <token>' with a token issued by this server.",
+    );
+  }
+  const token = await store.findTokenByHash(hashToken(secret));
+  if (!token) {
+    throw new ApiError(
+      "unauthenticated",
+      "Unknown token.",
+      "The token is not known to this server; check it or issue a new one.",
+    );
+  }
+  if (token.status === "revoked") {
+    throw new ApiError("token_revoked", "The token was revoked.", "This token was revoked; issue a new one.");
+  }
+  if (token.expires_at !== null && Date.parse(token.expires_at) <= Date.now()) {
+    throw new ApiError(
+      "token_expired",
+      "The token has expired.",
+      `This token expired at ${token.expires_at}; issue a new one.`,
+    );
+  }
+  const org = await store.getOrg(token.org_id);
+  const user = await store.getDevUser(token.org_id, token.subject);
+  if (!org || !user) {
+    throw new ApiError(
+      "unauthenticated",
+      "Unknown token.",
+      "The token's organization or user no longer exists.",
+    );
+  }
+  if (org.status !== "active") {
+    if (!orgCheck) {
+      throw new ApiError(
+        "unauthenticated",
+        "The organization is deactivated.",
+        "The organization of this token was deactivated.",
+      );
+    }
+    throw new ApiError(
+      "dev_org_deactivated",
+      "The organization is deactivated.",
+      "The organization of this token was deactivated; ask its administrator.",
+    );
+  }
+  return { token, org, user, actor: actorOf(org, user) };
+}
+
+/** Throws `forbidden` unless the token holds one of `alternatives` (an empty list needs no scope). */
+export function requireScopes(token: TokenRecord, alternatives: string[], objectIds?: string[]): void {
+  if (alternatives.length === 0 || alternatives.some((scope) => token.scopes.includes(scope))) return;
+  throw new ApiError(
+    "forbidden",
+    "The token lacks a required scope.",
+    `This needs one of the scopes: ${alternatives.join(", ")}.`,
+    objectIds ? { object_ids: objectIds } : {},
+  );
+}

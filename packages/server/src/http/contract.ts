@@ -1,0 +1,276 @@
+// Reads the bundled contract once at start-up and turns it into the route table: one entry per operation
+// with its scopes, pagination and the JSON Schema 2020-12 validators (Ajv) for its input and, when asked
+// for, its answers.
+import { loadSpec, type OpenApiDocument } from "@workapi/spec";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { ApiError } from "./errors.js";
+
+const SPEC_ID = "https://workapi.invalid/openapi.json";
+
+export interface ScopesByType {
+  source: "field" | "id" | "parent";
+  field?: string;
+  scopes: Record<string, string[]>;
+}
+
+interface QueryParameter {
+  name: string;
+  array: boolean;
+  /** Each repeated key is one element; no comma splitting (`explode: true`). */
+  explode: boolean;
+}
+
+export interface Operation {
+  operationId: string;
+  method: "GET" | "POST";
+  path: string;
+  /** `tags.list`: both methods of a read share it, and one handler. */
+  name: string;
+  safe: boolean;
+  pagination?: { items: string };
+  scopesByType?: ScopesByType;
+  parentAccess?: "read";
+  /** Scope alternatives, any one of which suffices; empty when the operation needs no scope. */
+  scopes: string[];
+  successStatus: 200 | 201;
+  errorTypes: string[];
+  query: QueryParameter[];
+  /** Validates (and fills defaults into) the input; throws the typed 400. */
+  validateInput(input: unknown): void;
+  /** Validates an answer against the contract; returns a description of the mismatch, or undefined. */
+  checkResponse(status: number, body: unknown): string | undefined;
+}
+
+type RawOperation = {
+  operationId: string;
+  "x-interface-name": string;
+  "x-safe"?: boolean;
+  "x-pagination"?: { items: string };
+  "x-scopes-by-type"?: ScopesByType;
+  "x-parent-access"?: "read";
+  "x-error-types"?: string[];
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<RawParameter | { $ref: string }>;
+  requestBody?: { content: Record<string, { schema: unknown }> };
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }>;
+};
+type RawParameter = {
+  name: string;
+  in: string;
+  required?: boolean;
+  explode?: boolean;
+  schema: { type?: string; $ref?: string };
+};
+
+export interface Contract {
+  spec: OpenApiDocument;
+  operations: Operation[];
+  /** Every scope the contract names. */
+  scopes: string[];
+}
+
+export function loadContract(options: { validateResponses: boolean }): Contract {
+  const spec = loadSpec();
+  const inputs = new Ajv2020({ strict: false, allErrors: false, useDefaults: true, coerceTypes: false });
+  const queries = new Ajv2020({ strict: false, allErrors: false, useDefaults: true, coerceTypes: "array" });
+  const outputs = new Ajv2020({ strict: false, allErrors: true });
+  for (const ajv of [inputs, queries, outputs]) {
+    addFormats.default(ajv);
+    ajv.addSchema({ $id: SPEC_ID, components: spec.components }, SPEC_ID);
+  }
+
+  const operations: Operation[] = [];
+  const scopes = new Set<string>();
+  for (const [path, item] of Object.entries(spec.paths)) {
+    for (const [method, value] of Object.entries(item)) {
+      const raw = value as RawOperation;
+      const alternatives = (raw.security ?? spec.security ?? []) as Array<Record<string, string[]>>;
+      const opScopes = alternatives.flatMap((requirement) => requirement.bearer ?? []);
+      for (const scope of opScopes) scopes.add(scope);
+      for (const list of Object.values(raw["x-scopes-by-type"]?.scopes ?? {}))
+        for (const s of list) scopes.add(s);
+
+      const parameters = (raw.parameters ?? []).map((p) => resolve<RawParameter>(spec, p));
+      const query = parameters
+        .filter((p) => p.in === "query")
+        .map((p) => ({
+          name: p.name,
+          array: resolve<{ type?: string }>(spec, p.schema).type === "array",
+          explode: p.explode === true,
+        }));
+      let validate: ValidateFunction;
+      if (method === "get") {
+        const schema = {
+          type: "object",
+          additionalProperties: false,
+          required: parameters.filter((p) => p.in === "query" && p.required).map((p) => p.name),
+          properties: Object.fromEntries(
+            parameters.filter((p) => p.in === "query").map((p) => [p.name, p.schema]),
+          ),
+        };
+        validate = queries.compile(anchor(schema));
+      } else {
+        const body = raw.requestBody?.content["application/json"]?.schema ?? {
+          type: "object",
+          additionalProperties: false,
+        };
+        validate = inputs.compile(anchor(body));
+      }
+
+      const responseSchemas = new Map<number, unknown>();
+      for (const [status, response] of Object.entries(raw.responses)) {
+        const resolved = resolve<{ content?: Record<string, { schema: unknown }> }>(spec, response);
+        const schema = resolved.content?.["application/json"]?.schema;
+        if (schema) responseSchemas.set(Number(status), schema);
+      }
+      const responseValidators = new Map<number, ValidateFunction>();
+      const success = responseSchemas.has(201) ? 201 : 200;
+
+      operations.push({
+        operationId: raw.operationId,
+        method: method.toUpperCase() as "GET" | "POST",
+        path,
+        name: raw["x-interface-name"],
+        safe: raw["x-safe"] === true,
+        ...(raw["x-pagination"] ? { pagination: raw["x-pagination"] } : {}),
+        ...(raw["x-scopes-by-type"] ? { scopesByType: raw["x-scopes-by-type"] } : {}),
+        ...(raw["x-parent-access"] ? { parentAccess: raw["x-parent-access"] } : {}),
+        scopes: opScopes,
+        successStatus: success,
+        errorTypes: raw["x-error-types"] ?? [],
+        query,
+        validateInput(input) {
+          if (!validate(input)) throw inputError(validate.errors ?? [], input, method === "get");
+        },
+        checkResponse(status, body) {
+          if (!options.validateResponses) return undefined;
+          const schema = responseSchemas.get(status);
+          if (schema === undefined) return `status ${status} is not documented for ${raw.operationId}`;
+          let check = responseValidators.get(status);
+          if (!check) {
+            check = outputs.compile(anchor(schema));
+            responseValidators.set(status, check);
+          }
+          if (check(body)) return undefined;
+          return outputs.errorsText(check.errors, { dataVar: "response" });
+        },
+      });
+    }
+  }
+  return { spec, operations, scopes: [...scopes].sort() };
+}
+
+function resolve<T>(spec: OpenApiDocument, value: unknown): T {
+  const ref = (value as { $ref?: string }).$ref;
+  if (!ref?.startsWith("#/components/")) return value as T;
+  const [section, name] = ref.slice("#/components/".length).split("/");
+  return resolve<T>(spec, spec.components[section ?? ""]?.[name ?? ""]);
+}
+
+function anchor(schema: unknown): object {
+  return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${SPEC_ID}#/components/`));
+}
+
+const JSON_KIND: Record<string, string> = {
+  string: "string",
+  number: "number",
+  integer: "number",
+  boolean: "bool",
+  object: "object",
+  array: "array",
+  null: "null",
+};
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "boolean") return "bool";
+  return typeof value;
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let current = root;
+  for (const key of pointer.split("/").slice(1)) {
+    if (current === null || typeof current !== "object") return undefined;
+    current = (current as Record<string, unknown>)[key.replaceAll("~1", "/").replaceAll("~0", "~")];
+  }
+  return current;
+}
+
+/** Turns the first Ajv error into the interface's typed 400, naming the field and what was expected. */
+export function inputError(errors: ErrorObject[], input: unknown, inQuery: boolean): ApiError {
+  const error = errors[0];
+  const where = inQuery ? "query parameter" : "field";
+  if (!error)
+    return new ApiError("bad_request", "The request is invalid.", "The request does not fit the contract.");
+  const base = error.instancePath.split("/").slice(1).join(".");
+  const join = (name: string) => (base ? `${base}.${name}` : name);
+  const value = valueAt(input, error.instancePath);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case "required": {
+      const field = join(String(params.missingProperty));
+      return new ApiError(
+        "missing_required_field",
+        "A required field is missing.",
+        `The ${where} '${field}' is required.`,
+        {
+          field_name: field,
+        },
+      );
+    }
+    case "additionalProperties": {
+      const field = join(String(params.additionalProperty));
+      return new ApiError(
+        "invalid_field",
+        "Unknown field.",
+        `The ${where} '${field}' is not accepted by this operation; leave it out.`,
+        {
+          field_name: field,
+        },
+      );
+    }
+    case "enum":
+    case "const": {
+      const allowed = (params.allowedValues as unknown[] | undefined) ?? [params.allowedValue];
+      return new ApiError(
+        "invalid_enum_value",
+        "The value is not one of the allowed values.",
+        `'${String(value)}' is not an allowed value of '${base || where}'; use one of: ${allowed.join(", ")}.`,
+        { field_name: base, value: String(value), allowed_values: allowed.map(String) },
+      );
+    }
+    case "type": {
+      const expected = String(params.type).split(",")[0] ?? "string";
+      return new ApiError(
+        "unexpected_json_type",
+        "A field has the wrong JSON type.",
+        `The ${where} '${base || "body"}' must be ${JSON_KIND[expected] ?? expected}, not ${kindOf(value)}.`,
+        { field_name: base || "body", expected: JSON_KIND[expected] ?? "object", actual: kindOf(value) },
+      );
+    }
+    case "oneOf":
+    case "anyOf":
+    case "if":
+    case "not":
+      return new ApiError(
+        "invalid_field",
+        "A field is invalid.",
+        `The ${where} '${base || "body"}' ${error.message}.`,
+        {
+          field_name: base || "body",
+        },
+      );
+    default:
+      return new ApiError(
+        "value_not_permitted",
+        "The value is not permitted.",
+        `The ${where} '${base || "body"}' ${error.message}.`,
+        {
+          field_name: base || "body",
+          reason: error.message ?? error.keyword,
+        },
+      );
+  }
+}

@@ -1,0 +1,152 @@
+// Starts the real server in-process on a random port, on SQLite (in memory) or PostgreSQL (its own schema),
+// with answers validated against the contract, and gives tests a small HTTP helper.
+import { randomBytes } from "node:crypto";
+import { Writable } from "node:stream";
+import { pino } from "pino";
+import { type App, buildApp } from "../src/app.js";
+import { configFromEnv, type ServerConfig } from "../src/config.js";
+import { actorOf, issueToken } from "../src/http/auth.js";
+import { bootstrap } from "../src/server.js";
+import { dropPostgresSchema, openStore } from "../src/store/database.js";
+import type { Actor, DevUser, Org, Store } from "../src/store/types.js";
+
+export type Database = "sqlite" | "postgres";
+
+const postgresUrl = process.env.DATABASE_URL;
+if (!postgresUrl)
+  console.warn("DATABASE_URL is not set: the PostgreSQL runs of the server tests are skipped");
+
+/** The databases to run every suite on: SQLite always, PostgreSQL when DATABASE_URL is set. */
+export const databases: Database[] = postgresUrl ? ["sqlite", "postgres"] : ["sqlite"];
+
+export async function openTestStore(
+  database: Database,
+  dataDir = ":memory:",
+): Promise<{ store: Store; drop(): Promise<void> }> {
+  if (database === "sqlite") {
+    const store = await openStore({ dataDir });
+    return { store, drop: async () => {} };
+  }
+  const schema = `test_${randomBytes(6).toString("hex")}`;
+  const store = await openStore({ databaseUrl: postgresUrl as string, postgresSchema: schema });
+  return { store, drop: () => dropPostgresSchema(postgresUrl as string, schema) };
+}
+
+export interface Call {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field in each test
+  body: any;
+}
+
+export interface TestServer {
+  url: string;
+  app: App;
+  store: Store;
+  org: Org;
+  admin: DevUser;
+  actor: Actor;
+  /** A token holding every scope of the contract. */
+  adminToken: string;
+  logs: string[];
+  call(
+    method: string,
+    path: string,
+    options?: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<Call>;
+  /** Issues a token of the admin user (or another subject) with these scopes. */
+  token(
+    scopes: string[],
+    options?: Parameters<typeof issueToken>[2] extends infer O
+      ? Partial<O> & { org?: Org; user?: DevUser }
+      : never,
+  ): Promise<string>;
+  /** A second organization with its own admin. */
+  otherOrg(): Promise<{ org: Org; admin: DevUser; actor: Actor; token: string }>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(
+  database: Database,
+  overrides: Partial<ServerConfig> & {
+    handlers?: Parameters<typeof buildApp>[0]["handlers"];
+    dataDir?: string;
+  } = {},
+): Promise<TestServer> {
+  const { handlers, dataDir, ...configOverrides } = overrides;
+  const { store, drop } = await openTestStore(database, dataDir);
+  const first = await bootstrap(store);
+  const logs: string[] = [];
+  const logger = pino(
+    { level: "info" },
+    new Writable({
+      write(chunk, _encoding, done) {
+        logs.push(String(chunk));
+        done();
+      },
+    }),
+  );
+  const config = configFromEnv(
+    { NODE_ENV: "test" },
+    { port: 0, host: "127.0.0.1", validateResponses: true, ...configOverrides },
+  );
+  const app = await buildApp({ config, store, logger, ...(handlers ? { handlers } : {}) });
+  const address = await app.fastify.listen({ port: 0, host: "127.0.0.1" });
+  const actor = actorOf(first.org, first.admin);
+  const adminToken = first.issued
+    ? first.issued.secret
+    : (await issueToken(store, actor, { scopes: app.contract.scopes })).secret;
+
+  const server: TestServer = {
+    url: address,
+    app,
+    store,
+    org: first.org,
+    admin: first.admin,
+    actor,
+    adminToken,
+    logs,
+    async call(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      const token = options.token === undefined ? adminToken : options.token;
+      if (token !== null) headers.authorization = `Bearer ${token}`;
+      let body: string | undefined;
+      if (options.raw !== undefined) body = options.raw;
+      else if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers["content-type"] ??= "application/json";
+      }
+      const response = await fetch(`${address}${path}`, {
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = text ? JSON.parse(text) : undefined;
+      } catch {
+        // not JSON: the tests that expect JSON fail on the string
+      }
+      return { status: response.status, headers: response.headers, body: parsed };
+    },
+    async token(scopes, options = {}) {
+      const org = options.org ?? first.org;
+      const user = options.user ?? first.admin;
+      return (await issueToken(store, actorOf(org, user), { ...options, scopes })).secret;
+    },
+    async otherOrg() {
+      const org = await store.createOrg("Other organization");
+      const admin = await store.createDevUser(org, { email: "other@example.com", full_name: "Other Admin" });
+      const actor = actorOf(org, admin);
+      const token = (await issueToken(store, actor, { scopes: app.contract.scopes })).secret;
+      return { org, admin, actor, token };
+    },
+    async close() {
+      await app.close();
+      await store.close();
+      await drop();
+    },
+  };
+  return server;
+}

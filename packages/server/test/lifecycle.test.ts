@@ -1,0 +1,169 @@
+// The service's life: data survives a restart, shutdown lets in-flight requests finish, and the operator CLI
+// (first start, token create/revoke, SIGTERM) works as a user runs it.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { createTag } from "./fixtures.js";
+import { startTestServer } from "./harness.js";
+
+const cli = new URL("../dist/cli.js", import.meta.url).pathname;
+const run = promisify(execFile);
+const dirs: string[] = [];
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "workapi-test-"));
+  dirs.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("restart", () => {
+  it("keeps records and tokens in the data directory across restarts", async () => {
+    const dataDir = tempDir();
+    const first = await startTestServer("sqlite", { dataDir });
+    const tag = await createTag(first.store, first.actor, "survives");
+    const token = first.adminToken;
+    await first.close();
+
+    const second = await startTestServer("sqlite", { dataDir });
+    const res = await second.call("GET", "/tags.list?name=survives", { token });
+    expect(res.status).toBe(200);
+    expect(res.body.tags.map((t: { id: string }) => t.id)).toEqual([tag.id]);
+    await second.close();
+  });
+});
+
+describe("graceful shutdown", () => {
+  it("finishes in-flight requests, then refuses new ones", async () => {
+    let started!: () => void;
+    const inFlight = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const server = await startTestServer("sqlite", {
+      handlers: {
+        "tags.list": async () => {
+          started();
+          await new Promise((resolve) => setTimeout(resolve, 400));
+          return { tags: [] };
+        },
+      },
+    });
+    const slow = server.call("GET", "/tags.list");
+    await inFlight;
+    const closing = server.close();
+    const answer = await slow;
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ tags: [] });
+    await closing;
+    await expect(fetch(`${server.url}/tags.list`)).rejects.toThrow();
+  });
+});
+
+function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(
+      () => reject(new Error(`timed out waiting for ${pattern}; got:\n${output}`)),
+      20_000,
+    );
+    child.stdout?.on("data", (chunk) => {
+      output += String(chunk);
+      if (pattern.test(output)) {
+        clearTimeout(timer);
+        resolve(output);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before ${pattern}; got:\n${output}`));
+    });
+  });
+}
+
+describe("the workapi-server CLI", () => {
+  it("starts, prints the URL, docs and a first-start admin token saved owner-only, and stops on SIGTERM", async () => {
+    const dataDir = tempDir();
+    const child = spawn(
+      process.execPath,
+      [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"],
+      {
+        env: { ...process.env, WORKAPI_DATA_DIR: dataDir, DATABASE_URL: "" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const output = await waitForOutput(child, /saved in .*admin-token/);
+    const url = /listening on (http:\/\/\S+)/.exec(output)?.[1] as string;
+    expect(output).toContain(`${url}/docs`);
+    const file = join(dataDir, "admin-token");
+    const secret = readFileSync(file, "utf8").trim();
+    expect(output).toContain(secret);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const tags = await fetch(`${url}/tags.list`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(tags.status).toBe(200);
+    const docs = await fetch(`${url}/docs`);
+    expect(docs.headers.get("content-type")).toContain("text/html");
+    expect(await docs.text()).toContain("workapi");
+
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  }, 30_000);
+
+  it("issues a token that works and revokes it", async () => {
+    const dataDir = tempDir();
+    const env = { ...process.env, WORKAPI_DATA_DIR: dataDir, DATABASE_URL: "" };
+    const created = await run(process.execPath, [cli, "token", "create", "--scopes", "tag:read"], { env });
+    const secret = created.stdout.trim();
+    expect(secret).toMatch(/^wkp_/);
+    const id = /issued (\S+)/.exec(created.stderr)?.[1] as string;
+
+    const child = spawn(
+      process.execPath,
+      [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"],
+      {
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const output = await waitForOutput(child, /docs:/);
+    const url = /listening on (http:\/\/\S+)/.exec(output)?.[1] as string;
+    expect((await fetch(`${url}/tags.list`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(
+      200,
+    );
+    const forbidden = await fetch(`${url}/code-changes.get?id=CC-1`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    expect(forbidden.status).toBe(403);
+
+    await run(process.execPath, [cli, "token", "revoke", id], { env });
+    const revoked = await fetch(`${url}/tags.list`, { headers: { authorization: `Bearer ${secret}` } });
+    expect(revoked.status).toBe(401);
+    expect(((await revoked.json()) as { type: string }).type).toBe("token_revoked");
+    child.kill("SIGTERM");
+  }, 30_000);
+
+  it("explains a bad flag", async () => {
+    const failed = await run(process.execPath, [cli, "serve", "--port", "abc"]).catch(
+      (error: { stderr: string; code: number }) => error,
+    );
+    expect((failed as { code: number }).code).not.toBe(0);
+    expect((failed as { stderr: string }).stderr).toMatch(/whole number/);
+  });
+
+  it("has --help on every command", async () => {
+    for (const args of [
+      ["--help"],
+      ["serve", "--help"],
+      ["token", "create", "--help"],
+      ["token", "revoke", "--help"],
+    ]) {
+      const { stdout } = await run(process.execPath, [cli, ...args]);
+      expect(stdout, args.join(" ")).toMatch(/Usage: workapi-server/);
+    }
+  });
+});
