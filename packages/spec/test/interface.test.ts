@@ -358,6 +358,27 @@ const recordFields: Record<string, string[]> = {
     "tags",
     "title",
   ],
+  // Records of the companion operations (beyond the interface document), as the facts sheet gives them.
+  DevUser: [...base, "display_name", "email", "full_name", "state", "display_picture"],
+  Account: [
+    ...base,
+    "display_name",
+    "description",
+    "domains",
+    "external_refs",
+    "owned_by",
+    "tier",
+    "websites",
+  ],
+  CustomObject: [
+    ...base,
+    "leaf_type",
+    "title",
+    "unique_key",
+    "custom_fields",
+    "custom_schema_fragments",
+    "stage",
+  ],
 };
 
 /** Nested objects whose members the interface spells out: [schema, path, fields]. */
