@@ -2559,7 +2559,7 @@ export interface components {
          * @description An empty object, the answer of operations that have nothing to return (deletes).
          * @example {}
          */
-        Empty: Record<string, never>;
+        Empty: Record<string, unknown>;
         /**
          * @description The metadata of an auth token; the secret itself is never returned here.
          * @example {
@@ -2815,7 +2815,7 @@ export interface components {
             /** @description The channels the conversation runs on (ids). */
             channels?: string[];
             /** @description Values of application-defined fields, keyed by field name. Each needs its schema in `custom_schema_spec`. */
-            custom_fields?: Record<string, never>;
+            custom_fields?: Record<string, unknown>;
             custom_schema_spec?: components["schemas"]["CustomSchemaSpec"];
             /** @description What the conversation is about. */
             description?: string;
@@ -3094,11 +3094,11 @@ export interface components {
             /** @description Whether the field must have a value. */
             is_required?: boolean;
             /** @description Platform-internal settings of the field; their structure is not described. */
-            mfz?: Record<string, never>;
+            mfz?: Record<string, unknown>;
             /** @description The field's name. */
             name?: string;
             /** @description Platform-internal settings of the field; their structure is not described. */
-            oasis?: Record<string, never>;
+            oasis?: Record<string, unknown>;
             /** @description Where the field was defined. */
             origin?: string;
             /** @description The value the field takes when none is given; any JSON value that fits the field type. */
@@ -3610,7 +3610,7 @@ export interface components {
                 id?: string;
             }[];
             /** @description Values of application-defined fields, by field name. */
-            custom_fields?: Record<string, never>;
+            custom_fields?: Record<string, unknown>;
             /** @description Identifiers of the custom schema fragments the conversation uses. */
             custom_schema_fragments?: string[];
             /** @description What the conversation is about. */
@@ -3769,7 +3769,7 @@ export interface components {
             /** @description The application-defined type of the new object, such as `campaign`. */
             leaf_type: string;
             /** @description Values of application-defined fields, keyed by field name. Each needs its schema in `custom_schema_spec`. */
-            custom_fields?: Record<string, never>;
+            custom_fields?: Record<string, unknown>;
             custom_schema_spec?: components["schemas"]["CustomSchemaSpec"];
             /** @description The stage the object starts in, by name or by id, for leaf types with a stage diagram. Left out, the diagram's start stage. */
             stage?: components["schemas"]["StageReference"];
@@ -3808,7 +3808,7 @@ export interface components {
             /** @description A key unique among the objects of the same leaf type, chosen by the application. */
             unique_key?: string;
             /** @description Values of application-defined fields, by field name. */
-            custom_fields?: Record<string, never>;
+            custom_fields?: Record<string, unknown>;
             /** @description Identifiers of the custom schema fragments the object uses. */
             custom_schema_fragments?: string[];
             stage?: components["schemas"]["StageInfo"];
@@ -3889,7 +3889,7 @@ export interface components {
             dev_user: components["schemas"]["DevUser"];
         };
         /** @description Body of `POST /dev-users.self`, always `{}`; the user is the one the token authenticates. */
-        DevUsersSelfRequest: Record<string, never>;
+        DevUsersSelfRequest: Record<string, unknown>;
         /**
          * @description One event in the timeline of a recorded session (a tap, a screen change, a network call, a crash).
          * @example {
@@ -3916,7 +3916,7 @@ export interface components {
              */
             event_name?: string;
             /** @description Application-defined properties of the event. */
-            event_properties?: Record<string, never>;
+            event_properties?: Record<string, unknown>;
             /**
              * @description The event's kind. Known value `plug`; other values exist.
              * @example plug
@@ -3938,9 +3938,9 @@ export interface components {
             /** @description The user-interface element involved. */
             object_name?: string;
             /** @description The request of a network event. */
-            request_properties?: Record<string, never>;
+            request_properties?: Record<string, unknown>;
             /** @description The response of a network event. */
-            response_properties?: Record<string, never>;
+            response_properties?: Record<string, unknown>;
             /** @description The screen the event happened on. */
             screen?: string;
             /** @description Milliseconds from the start of the session. */
@@ -4042,7 +4042,7 @@ export interface components {
             /** @description The session's id. */
             session_id?: string;
             /** @description Application-defined attributes of the user. */
-            user_attributes?: Record<string, never>;
+            user_attributes?: Record<string, unknown>;
             /** @description The pieces of the screen video, with their frames. */
             video_playback_data?: {
                 /** @description The last frame of the piece. */
@@ -4119,13 +4119,13 @@ export interface components {
             /** @description The session's events, in time order. */
             recording_events_timeline?: components["schemas"]["SessionRecordingEvent"][];
             /** @description Application-defined attributes of the user. */
-            user_attributes?: Record<string, never>;
+            user_attributes?: Record<string, unknown>;
             /** @description The recorded page changes to replay the session; left out when replay data was not asked for. */
             replay_data?: {
                 /** @description Milliseconds from the start of the session. */
                 timestamp_offset_ms?: number;
                 /** @description One recorded change of the page, as the recorder wrote it. */
-                data?: Record<string, never>;
+                data?: Record<string, unknown>;
             }[];
         };
         /**
@@ -4342,7 +4342,7 @@ export interface components {
          */
         OrgSchedule: components["schemas"]["BaseRecord"] & {
             /** @description The week that applies when no named period does; its structure is not described. */
-            default_weekly_org_schedule?: Record<string, never>;
+            default_weekly_org_schedule?: Record<string, unknown>;
             /** @description How many days ahead the schedule's fragments must cover. */
             min_valid_days?: number;
             /** @description The schedule's name. */
@@ -4508,7 +4508,7 @@ export interface components {
             /** @description Files to attach to the organization (artifact ids). */
             artifacts?: string[];
             /** @description Values of application-defined fields, keyed by field name. */
-            custom_fields?: Record<string, never>;
+            custom_fields?: Record<string, unknown>;
             /** @description The schema fragments the custom fields follow (ids). */
             custom_schema_fragments?: string[];
             /** @description What the organization is. */
@@ -4559,7 +4559,7 @@ export interface components {
             /** @description Files attached to the organization. */
             artifacts?: components["schemas"]["ArtifactSummary"][];
             /** @description Values of application-defined fields, by field name. */
-            custom_fields?: Record<string, never>;
+            custom_fields?: Record<string, unknown>;
             /** @description Identifiers of the custom schema fragments the organization uses. */
             custom_schema_fragments?: string[];
             /** @description What the organization is. */
@@ -4719,7 +4719,7 @@ export interface components {
                 /** @description Source channels; records from any of them match. */
                 source_channel?: string[];
                 /** @description Custom field values the records must have. */
-                custom_fields?: Record<string, never>;
+                custom_fields?: Record<string, unknown>;
             };
             /** @description The targets of the policy, one per metric. */
             metrics?: {
@@ -4796,7 +4796,7 @@ export interface components {
             /** @description The kinds of records the SLA applies to (beyond the interface document; set by `slas.create`). */
             applies_to?: components["schemas"]["SlaAppliesTo"][];
             /** @description What is owed when the SLA is breached; its structure is not described. */
-            compensation?: Record<string, never>;
+            compensation?: Record<string, unknown>;
             /** @description What the SLA promises. */
             description?: string;
             evaluation_period?: components["schemas"]["SlaEvaluationPeriod"];
@@ -5108,7 +5108,7 @@ export interface components {
         SurveyFieldWithMetadataInput: {
             field?: components["schemas"]["FieldDescriptor"];
             /** @description Extra data about the field, defined by the application. */
-            metadata?: Record<string, never>;
+            metadata?: Record<string, unknown>;
             /** @description The question the field asks. */
             question?: string;
         };
@@ -5127,7 +5127,7 @@ export interface components {
             /** @description The survey's title, at most 1000 characters. */
             title?: string;
             /** @description Values of application-defined fields, keyed by field name. Each needs its schema in `custom_schema_spec`. */
-            custom_fields?: Record<string, never>;
+            custom_fields?: Record<string, unknown>;
             custom_schema_spec?: components["schemas"]["CustomSchemaSpec"];
             /** @description The survey's fields. */
             schema?: components["schemas"]["FieldDescriptor"][];
@@ -5176,7 +5176,7 @@ export interface components {
             schema_with_metadata?: {
                 field?: components["schemas"]["FieldDescriptor"];
                 /** @description Application-defined settings of the question. */
-                metadata?: Record<string, never>;
+                metadata?: Record<string, unknown>;
                 /** @description The question as asked. */
                 question?: string;
             }[];
@@ -5528,7 +5528,7 @@ export interface components {
             /** @description Files to attach to the work (artifact ids). */
             artifacts?: string[];
             /** @description Values of application-defined fields, keyed by field name. Each needs its schema in `custom_schema_spec`. */
-            custom_fields?: Record<string, never>;
+            custom_fields?: Record<string, unknown>;
             custom_schema_spec?: components["schemas"]["CustomSchemaSpec"];
             /** @description The work's reference in an external system, unique among the organization's work items: a value another work item already has is refused with 409 `conflict`. */
             external_ref?: string;
@@ -5612,7 +5612,7 @@ export interface components {
             /** @description The work's description, in Markdown. */
             body?: string;
             /** @description Values of application-defined fields, by field name. */
-            custom_fields?: Record<string, never>;
+            custom_fields?: Record<string, unknown>;
             /** @description Identifiers of the custom schema fragments the work uses. */
             custom_schema_fragments?: string[];
             /** @description The work's reference in an external system. */
@@ -5709,7 +5709,7 @@ export interface components {
             /** @description Only work items created within this range. */
             created_date?: components["schemas"]["DateFilter"];
             /** @description Only work items whose custom fields hold these values, keyed by custom field name. */
-            custom_fields?: Record<string, never>;
+            custom_fields?: Record<string, unknown>;
             /** @description Only work items with one of these external references. */
             external_ref?: string[];
             /**
@@ -5770,7 +5770,7 @@ export interface components {
             created_date?: components["schemas"]["DateFilter"];
             cursor?: components["schemas"]["Cursor"];
             /** @description Only work items whose custom fields hold these values, keyed by custom field name. */
-            custom_fields?: Record<string, never>;
+            custom_fields?: Record<string, unknown>;
             /** @description Only work items with one of these external references. */
             external_ref?: string[];
             limit?: components["schemas"]["PageLimit"];
@@ -5861,7 +5861,7 @@ export interface components {
             /** @description A new description, in Markdown. */
             body?: string;
             /** @description Values of application-defined fields, keyed by field name; the fields sent replace their stored values. Each needs its schema in `custom_schema_spec`. */
-            custom_fields?: Record<string, never>;
+            custom_fields?: Record<string, unknown>;
             custom_schema_spec?: components["schemas"]["CustomSchemaSpec"];
             /** @description A new reference in an external system, unique among the organization's work items: a value another work item already has is refused with 409 `conflict`. */
             external_ref?: string;

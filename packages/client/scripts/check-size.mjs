@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// Size budget: the built ESM bundle, minified and gzipped, with openapi-fetch left out (it is the one runtime
+// dependency, counted apart). Fails when the client's own code grows past the budget. Run after `tsup`.
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+
+const BUDGET = 3 * 1024;
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const entry = join(root, "dist", "index.js");
+if (!existsSync(entry)) {
+  console.error("dist/index.js is missing: run `pnpm --filter @workapi/client build` first");
+  process.exit(1);
+}
+
+async function gzipped(stdin, external) {
+  const { outputFiles } = await build({
+    stdin: { contents: stdin, resolveDir: root, loader: "js" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "neutral",
+    mainFields: ["module", "main"],
+    external,
+    write: false,
+    logLevel: "silent",
+  });
+  const code = outputFiles[0].contents;
+  return { min: code.length, gzip: gzipSync(code, { level: 9 }).length };
+}
+
+// Everything the package exports, so that nothing is shaken away from the measurement.
+const client = await gzipped(`export * from ${JSON.stringify(entry)};`, ["openapi-fetch"]);
+const withFetch = await gzipped(`export * from ${JSON.stringify(entry)};`, []);
+const kb = (bytes) => `${(bytes / 1024).toFixed(2)} kB`;
+console.log(
+  `@workapi/client: ${kb(client.gzip)} min+gzip (${kb(client.min)} min) without openapi-fetch; ` +
+    `${kb(withFetch.gzip)} with it. Budget: ${kb(BUDGET)} on top of openapi-fetch.`,
+);
+if (client.gzip > BUDGET) {
+  console.error(`Over budget by ${client.gzip - BUDGET} bytes.`);
+  process.exitCode = 1;
+}

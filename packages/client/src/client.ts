@@ -1,0 +1,168 @@
+// createClient: the openapi-fetch client of every path and method, and the named-operation facade.
+import type { paths, SuccessBody } from "@workapi/types";
+import createFetchClient, { type Client, type ClientOptions as FetchClientOptions } from "openapi-fetch";
+import { ApiError } from "./errors.js";
+import {
+  type Facade,
+  formOperations,
+  type OperationIds,
+  paginatedOperations,
+  safeOperations,
+  writeOperations,
+} from "./generated/operations.js";
+import type { Args, CallOptions, PageItem, PageOptions, PageParams, RetryOptions } from "./operation.js";
+import { paginate as follow, type PageCall } from "./paginate.js";
+import { createTransport, type Fetch, retrySettings, type TokenSource } from "./transport.js";
+
+/** Options of {@link createClient}; the openapi-fetch options (`headers`, `querySerializer`...) pass through. */
+export interface ClientOptions extends Omit<FetchClientOptions, "baseUrl" | "fetch"> {
+  /** Where the interface is served, e.g. `https://api.example.com` (the operation paths follow it). */
+  baseUrl: string;
+  /** The bearer token, or a function returning it (sync or async), called for every attempt of a request. */
+  token?: TokenSource;
+  /** Retry safe operations (x-safe) on 429, 503 and network errors: `true` for the defaults, or options. */
+  retry?: RetryOptions | boolean;
+  /** Milliseconds each call, retries included, may take before it rejects with a TimeoutError. */
+  deadline?: number;
+  /** Throw an {@link ApiError} for error answers instead of answering `{ error }`. */
+  throwOnError?: boolean;
+  /** The fetch to send requests with (default: the global fetch). */
+  fetch?: Fetch;
+}
+
+/** The name (x-interface-name) of every paginated operation. */
+export type PaginatedName = keyof typeof paginatedOperations;
+type IdOf<N extends PaginatedName> = OperationIds[N];
+type ItemsOf<N extends PaginatedName> = (typeof paginatedOperations)[N]["items"];
+
+/** `api.paginate(name, params, options)`: the entries, or with `pages: true` the pages, of a paginated operation. */
+export interface Paginate {
+  <N extends PaginatedName>(
+    name: N,
+    ...args: Args<PageParams<IdOf<N>>, PageOptions & { pages?: false }>
+  ): AsyncGenerator<PageItem<IdOf<N>, ItemsOf<N>>, void, undefined>;
+  <N extends PaginatedName>(
+    name: N,
+    ...args: Args<PageParams<IdOf<N>>, PageOptions & { pages: true }>
+  ): AsyncGenerator<SuccessBody<IdOf<N>>, void, undefined>;
+}
+
+/**
+ * The client: openapi-fetch's `GET`, `POST`... `use` and `eject`, the named operations (`api.tags.list`) and
+ * `paginate`. `T` is true when the client was created with `throwOnError: true`.
+ */
+export type WorkApiClient<T extends boolean = false> = Client<paths, "application/json"> &
+  Facade<T> & { paginate: Paginate };
+
+type Init = CallOptions & { fetch?: Fetch; body?: unknown; [key: string]: unknown };
+type AnyResponse = { data?: unknown; error?: unknown; response: Response };
+
+/** A form of the fields: the plain ones first (objects as JSON), then the files (Blobs). */
+function toForm(fields: Record<string, unknown>): FormData {
+  const form = new FormData();
+  for (const files of [false, true]) {
+    for (const [key, value] of Object.entries(fields)) {
+      if (value == null || value instanceof Blob !== files) continue;
+      form.append(
+        key,
+        value instanceof Blob ? value : typeof value === "object" ? JSON.stringify(value) : String(value),
+      );
+    }
+  }
+  return form;
+}
+
+/** Creates a client of the interface. */
+export function createClient<const O extends ClientOptions>(
+  options: O,
+): WorkApiClient<O extends { throwOnError: true } ? true : false> {
+  const { token, retry, deadline, throwOnError, fetch, ...fetchOptions } = options;
+  // Query arrays go comma-separated, as the contract publishes them (`state=open,closed`).
+  const raw = createFetchClient<paths>({
+    querySerializer: { array: { style: "form", explode: false } },
+    ...fetchOptions,
+  });
+  const send = raw.request as unknown as (method: string, url: string, init: Init) => Promise<AnyResponse>;
+
+  // Every request, from the facade or from GET/POST..., comes here with its own transport.
+  const request = async (method: string, url: string, init: Init = {}) => {
+    const {
+      retry: callRetry,
+      deadline: callDeadline,
+      throwOnError: callThrows,
+      fetch: callFetch,
+      ...rest
+    } = init;
+    const transport = createTransport({
+      token,
+      retry: retrySettings(retry, callRetry),
+      deadline: callDeadline ?? deadline,
+      fetch: callFetch ?? fetch,
+    });
+    let result: AnyResponse;
+    try {
+      // The deadline covers reading the answer too: it ends when openapi-fetch has parsed it.
+      result = await send(method, url, { ...rest, fetch: transport });
+    } finally {
+      transport.end();
+    }
+    if ((callThrows ?? throwOnError) && !result.response.ok) {
+      throw new ApiError(result.response, result.error);
+    }
+    return result;
+  };
+
+  const call =
+    (name: string) =>
+    (body: Record<string, unknown> = {}, callOptions: CallOptions = {}) =>
+      request(
+        "POST",
+        `/${name}`,
+        formOperations.includes(name)
+          ? { ...callOptions, body: toForm(body), bodySerializer: (form: FormData) => form }
+          : { ...callOptions, body },
+      );
+
+  const paginate = (
+    name: string,
+    params?: Record<string, unknown>,
+    pageOptions?: PageOptions & { pages?: boolean },
+  ) => {
+    const shape = paginatedOperations[name as PaginatedName];
+    if (!shape) throw new TypeError(`${name} is not a paginated operation`);
+    const page: PageCall = async (body, callOptions) =>
+      (await call(name)(body, { ...callOptions, throwOnError: true })).data as Record<string, unknown>;
+    return follow(page, shape, params, pageOptions);
+  };
+
+  // The facade: each name's segments, camelCased, are its path (`stages.custom.get`, `orgSchedules.list`).
+  const client: Record<string, unknown> = { use: raw.use, eject: raw.eject, request, paginate };
+  for (const name of [...safeOperations, ...writeOperations]) {
+    const keys = name
+      .split(".")
+      .map((key) => key.replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()));
+    const last = keys.pop() as string;
+    let node = client;
+    for (const key of keys) {
+      node[key] ??= {};
+      node = node[key] as Record<string, unknown>;
+    }
+    const method = call(name);
+    if (name in paginatedOperations) {
+      Object.assign(method, {
+        all: (params?: Record<string, unknown>, o?: PageOptions) =>
+          paginate(name, params, { ...o, pages: false }),
+        pages: (params?: Record<string, unknown>, o?: PageOptions) =>
+          paginate(name, params, { ...o, pages: true }),
+      });
+    }
+    node[last] = method;
+  }
+  // openapi-fetch's GET, POST... go through `request` too.
+  for (const method of Object.keys(raw)) {
+    if (method === method.toUpperCase()) {
+      client[method] = (url: string, init?: Init) => request(method, url, init);
+    }
+  }
+  return client as unknown as WorkApiClient<O extends { throwOnError: true } ? true : false>;
+}

@@ -1,0 +1,22 @@
+// @workapi/client: a typed client of the workapi work-management interface.
+export type { ApiErrorBody, ErrorOfType, ErrorType } from "@workapi/types";
+export type { Middleware } from "openapi-fetch";
+export {
+  type ClientOptions,
+  createClient,
+  type Paginate,
+  type PaginatedName,
+  type WorkApiClient,
+} from "./client.js";
+export { type AnyResult, ApiError, unwrap } from "./errors.js";
+export type { Facade, OperationIds } from "./generated/operations.js";
+export type {
+  CallOptions,
+  Operation,
+  PageItem,
+  PageOptions,
+  PaginatedOperation,
+  Result,
+  RetryOptions,
+} from "./operation.js";
+export { type Fetch, retryDefaults, type TokenSource } from "./transport.js";
