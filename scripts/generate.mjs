@@ -44,7 +44,8 @@ async function produce(work) {
     alphabetize: false,
     exportType: false,
     rootTypes: false,
-    defaultNonNullable: false, emptyObjectsUnknown: true,
+    defaultNonNullable: false,
+    emptyObjectsUnknown: true,
   });
   files["packages/types/src/schema.d.ts"] = `// ${NOTICE}\n${astToString(ast)}`;
 
