@@ -2,6 +2,7 @@
 // error, authentication, scopes, body and rate limits, request ids, the docs page, graceful shutdown.
 import { randomUUID } from "node:crypto";
 import cors from "@fastify/cors";
+import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
 import { readDocsHtml } from "@workapi/docs";
 import Fastify, {
@@ -52,7 +53,7 @@ declare module "fastify" {
 export async function buildApp(options: AppOptions): Promise<App> {
   const { config, store } = options;
   const contract = loadContract({ validateResponses: config.validateResponses });
-  const handlers = { ...allHandlers, ...options.handlers } as Record<
+  const handlers = { ...allHandlers, ...options.handlers } as unknown as Record<
     string,
     (ctx: Context, input: unknown) => Promise<unknown>
   >;
@@ -87,6 +88,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
         undefined,
       );
     }
+  });
+  // multipart/form-data: only the operations whose contract body is a form (artifacts.upload) take it; the
+  // plugin's parser just marks the request, and the route handler reads the parts (readForm below).
+  await fastify.register(multipart, {
+    limits: { fileSize: config.bodyLimit, fieldSize: config.bodyLimit, fields: 20, files: 5, parts: 25 },
   });
   fastify.addContentTypeParser("*", (request, payload, done) => {
     // Accept a body-less request without a content type; refuse anything else that is not JSON.
@@ -191,6 +197,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
   fastify.get("/openapi.json", async () => contract.spec);
   fastify.get("/health", async () => ({ status: "ok" }));
 
+  // Operations whose request body is multipart/form-data in the contract.
+  const formOperations = new Set(
+    Object.values(contract.spec.paths).flatMap((item) =>
+      Object.values(item as Record<string, RawOperationBody>)
+        .filter((raw) => raw.requestBody?.content?.["multipart/form-data"] !== undefined)
+        .map((raw) => raw.operationId),
+    ),
+  );
+
   const byPath = new Map<string, Operation[]>();
   for (const operation of contract.operations) {
     byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
@@ -242,14 +257,27 @@ export async function buildApp(options: AppOptions): Promise<App> {
             throw new Error(`no handler for ${operation.name}`);
           }
           const auth = request.auth as Authenticated;
+          const form = formOperations.has(operation.operationId);
+          if (operation.method === "POST" && request.isMultipart() !== form) {
+            throw new ApiError(
+              "invalid_content_type",
+              "The content type is not supported.",
+              form
+                ? `${path} takes a multipart/form-data body; got '${request.headers["content-type"] ?? "no content type"}'.`
+                : `Bodies must be JSON; got '${request.headers["content-type"]}'. Send Content-Type: application/json.`,
+            );
+          }
           const input =
             operation.method === "GET"
               ? readQuery(
                   request.url.includes("?") ? request.url.slice(request.url.indexOf("?") + 1) : "",
                   operation.query,
                 )
-              : (request.body ?? {});
-          operation.validateInput(input);
+              : form
+                ? await readForm(request, config)
+                : (request.body ?? {});
+          // A form's fields are checked by its handler (the contract's JSON Schema describes JSON bodies).
+          if (!form) operation.validateInput(input);
           const args = operation.method === "GET" ? unflatten(input as Record<string, unknown>) : input;
           // A write is one transaction: every row it touches changes, or none does.
           const output = operation.safe
@@ -307,6 +335,8 @@ function contextFor(
     token: auth.token,
     operation,
     requestId: request.id,
+    // Where this server is reached, as the client addressed it (artifacts.prepare answers an absolute URL).
+    baseUrl: `${request.protocol}://${request.host}`,
     allowsType: (type) => typeScopes(type).some((scope) => auth.token.scopes.includes(scope)),
     requireType(type, objectIds) {
       const carriesIds = !["slas.list", "org-schedules.list", "org-schedule-fragments.create"].includes(
@@ -319,6 +349,59 @@ function contextFor(
       );
     },
   };
+}
+
+type RawOperationBody = { operationId: string; requestBody?: { content?: Record<string, unknown> } };
+
+/** A file part of a multipart/form-data body. */
+export interface FormFile {
+  filename: string;
+  mimetype: string;
+  data: Buffer;
+}
+
+/**
+ * Reads a multipart/form-data body into an object: each text field as a string, each file part as a FormFile
+ * (a name sent twice becomes an array). Files and fields are bounded by the body limit (413).
+ */
+async function readForm(request: FastifyRequest, config: ServerConfig): Promise<Record<string, unknown>> {
+  const form: Record<string, unknown> = {};
+  const add = (name: string, value: unknown) => {
+    const existing = form[name];
+    form[name] = existing === undefined ? value : [existing, value].flat();
+  };
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === "file") {
+        add(part.fieldname, {
+          filename: part.filename,
+          mimetype: part.mimetype,
+          data: await part.toBuffer(),
+        });
+      } else {
+        if (part.valueTruncated) throw tooLarge(config);
+        add(part.fieldname, typeof part.value === "string" ? part.value : JSON.stringify(part.value));
+      }
+    }
+  } catch (error) {
+    const code = (error as FastifyError).code;
+    if (error instanceof ApiError || (typeof code === "string" && code.startsWith("FST_"))) throw error;
+    throw new ApiError(
+      "bad_request",
+      "The form is malformed.",
+      `The multipart/form-data body could not be read: ${(error as Error).message}.`,
+    );
+  }
+  return form;
+}
+
+function tooLarge(config: ServerConfig): ApiError {
+  return new ApiError(
+    "request_entity_too_large",
+    "The request body is too large.",
+    `Bodies of at most ${config.bodyLimit} bytes are accepted; send less.`,
+    { max_bytes: config.bodyLimit },
+  );
 }
 
 /** Every failure, whatever threw it, as one of the interface's typed errors. */
@@ -340,12 +423,12 @@ function toApiError(error: unknown, config: ServerConfig): ApiError {
   const fastifyError = error as FastifyError;
   switch (fastifyError.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
-      return new ApiError(
-        "request_entity_too_large",
-        "The request body is too large.",
-        `Bodies of at most ${config.bodyLimit} bytes are accepted; send less.`,
-        { max_bytes: config.bodyLimit },
-      );
+    // The limits of multipart/form-data bodies (file size, number of parts).
+    case "FST_REQ_FILE_TOO_LARGE":
+    case "FST_PARTS_LIMIT":
+    case "FST_FILES_LIMIT":
+    case "FST_FIELDS_LIMIT":
+      return tooLarge(config);
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
       return new ApiError(
         "invalid_content_type",

@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError } from "commander";
 import { configFromEnv, DEFAULTS, type ServerConfig } from "./config.js";
 import { actorOf, issueToken } from "./http/auth.js";
+import { runSeed } from "./seed-cli.js";
 import { bootstrap, startServer } from "./server.js";
 import { openStore } from "./store/database.js";
 import type { Store } from "./store/types.js";
@@ -88,8 +89,23 @@ withStoreFlags(
     "comma-separated origins allowed from browsers, or * (env WORKAPI_CORS_ORIGINS)",
   )
   .option("--log-level <level>", "trace, debug, info, warn, error or silent (env LOG_LEVEL, default info)")
+  .option("--seed", "on first start, also load the demo data set")
   .action(async (flags) => {
-    await startServer(configOf(flags), { signals: true });
+    await startServer(configOf(flags), { signals: true, seedOnFirstStart: Boolean(flags.seed) });
+  });
+
+withStoreFlags(program.command("seed").description("load the demo data set into the first organization"))
+  .option("--works <n>", "how many work items to create (default 300)", wholeNumber)
+  .option(
+    "--random-seed <n>",
+    "seed of the random choices; the same seed gives the same data (default 1)",
+    wholeNumber,
+  )
+  .action(async (flags) => {
+    await withStore(flags, async (store) => {
+      const { org, admin } = await bootstrap(store);
+      await runSeed(store, org, admin, { works: flags.works, seed: flags.randomSeed });
+    });
   });
 
 const token = program.command("token").description("issue and revoke access tokens");

@@ -7,6 +7,7 @@ import { type App, buildApp } from "./app.js";
 import type { ServerConfig } from "./config.js";
 import { actorOf, type IssuedToken, issueToken } from "./http/auth.js";
 import { loadContract } from "./http/contract.js";
+import { runSeed } from "./seed-cli.js";
 import { openStore } from "./store/database.js";
 import type { DevUser, Org, Store } from "./store/types.js";
 
@@ -60,7 +61,7 @@ export interface Running {
 
 export async function startServer(
   config: ServerConfig,
-  options: { signals?: boolean; print?: (line: string) => void } = {},
+  options: { signals?: boolean; print?: (line: string) => void; seedOnFirstStart?: boolean } = {},
 ): Promise<Running> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const logger = pino({ level: config.logLevel });
@@ -70,6 +71,7 @@ export async function startServer(
     logger,
   });
   const first = await bootstrap(store);
+  if (first.issued && options.seedOnFirstStart) await runSeed(store, first.org, first.admin, {});
   const app = await buildApp({ config, store, logger });
   const address = await app.fastify.listen({ port: config.port, host: config.host });
   const url = address.replace("0.0.0.0", "localhost").replace("[::]", "localhost");

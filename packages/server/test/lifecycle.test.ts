@@ -159,6 +159,7 @@ describe("the workapi-server CLI", () => {
     for (const args of [
       ["--help"],
       ["serve", "--help"],
+      ["seed", "--help"],
       ["token", "create", "--help"],
       ["token", "revoke", "--help"],
     ]) {
@@ -166,4 +167,30 @@ describe("the workapi-server CLI", () => {
       expect(stdout, args.join(" ")).toMatch(/Usage: workapi-server/);
     }
   });
+});
+
+describe("seeding from the CLI", () => {
+  it("loads the demo data set and reports what it created", async () => {
+    const dataDir = tempDir();
+    const env = { ...process.env, WORKAPI_DATA_DIR: dataDir, DATABASE_URL: "" };
+    const { stderr } = await run(process.execPath, [cli, "seed", "--works", "60"], { env });
+    expect(stderr).toMatch(/seeding works: 60\/60/);
+    expect(stderr).toMatch(/seeded .* 60 works/);
+    const again = await run(process.execPath, [cli, "token", "create", "--scopes", "issue:read,ticket:read"], { env });
+    const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const output = await waitForOutput(child, /docs:/);
+    const url = /listening on (http:\/\/\S+)/.exec(output)?.[1] as string;
+    const exported = await fetch(`${url}/works.export`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${again.stdout.trim()}`, "content-type": "application/json" },
+      body: JSON.stringify({ first: 100 }),
+    });
+    const body = (await exported.json()) as { works: Array<{ type: string }> };
+    expect(body.works.length).toBe(24); // 60 works over five types: 12 issues and 12 tickets
+    expect(new Set(body.works.map((work) => work.type))).toEqual(new Set(["issue", "ticket"]));
+    child.kill("SIGTERM");
+  }, 60_000);
 });

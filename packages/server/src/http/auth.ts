@@ -30,13 +30,15 @@ export async function issueToken(
     clientId?: string | null;
     /** Lifetime in seconds; none: the token does not expire. */
     expiresIn?: number;
+    /** A note to tell the token apart; default: the secret's last four characters. */
+    tokenHint?: string;
   },
 ): Promise<IssuedToken> {
   const secret = newTokenSecret();
   const token = await store.createToken(actor, {
     subject: options.subject ?? actor.user.id,
     hash: hashToken(secret),
-    token_hint: secret.slice(-4),
+    token_hint: options.tokenHint ?? secret.slice(-4),
     requested_token_type: options.type ?? DEFAULT_TOKEN_TYPE,
     scopes: [...new Set(options.scopes)].sort(),
     client_id: options.clientId ?? null,

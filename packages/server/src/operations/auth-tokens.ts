@@ -1,7 +1,13 @@
 import type { AuthToken } from "@workapi/types";
-import { notFound } from "../http/errors.js";
+import { issueToken } from "../http/auth.js";
+import { ApiError, notFound, notPermitted } from "../http/errors.js";
 import type { TokenRecord } from "../store/types.js";
 import type { Handlers } from "./types.js";
+
+/** The lifetime of a token issued by auth-tokens.create without `expires_in`: 30 days, in seconds. */
+export const DEFAULT_TOKEN_LIFETIME = 30 * 24 * 60 * 60;
+/** The latest expiry a date-time with a four-digit year can state. */
+const LATEST_EXPIRY = Date.parse("9999-12-31T23:59:59.999Z");
 
 /** Token metadata as the interface shows it: never the secret, nor its hash. */
 export function tokenMetadata(token: TokenRecord, users: Map<string, AuthToken["created_by"]>): AuthToken {
@@ -25,6 +31,58 @@ export function tokenMetadata(token: TokenRecord, users: Map<string, AuthToken["
 }
 
 export const authTokens = {
+  // A token for the caller, with scopes the caller's own token holds (all of them when `scope` is left out)
+  // and, left out, the caller's token type.
+  "auth-tokens.create": async (ctx, input) => {
+    const scopes = input.scope === undefined ? ctx.token.scopes : [...new Set(input.scope.split(" "))];
+    const beyond = scopes.filter((scope) => !ctx.token.scopes.includes(scope));
+    if (beyond.length > 0) {
+      throw new ApiError(
+        "forbidden",
+        "The token lacks a requested scope.",
+        `A new token can only hold scopes the caller's token holds; it does not hold: ${beyond.join(", ")}.`,
+        { object_ids: [] },
+      );
+    }
+    const expiresIn = input.expires_in ?? DEFAULT_TOKEN_LIFETIME;
+    if (Date.now() + expiresIn * 1000 > LATEST_EXPIRY) {
+      throw notPermitted(
+        "expires_in",
+        "too far in the future",
+        `A token must expire by ${new Date(LATEST_EXPIRY).toISOString()}; ask for fewer seconds.`,
+      );
+    }
+    const issued = await issueToken(ctx.store, ctx.actor, {
+      scopes,
+      type: input.requested_token_type ?? ctx.token.requested_token_type,
+      clientId: input.client_id ?? null,
+      expiresIn,
+      ...(input.token_hint ? { tokenHint: input.token_hint } : {}),
+    });
+    return {
+      access_token: issued.secret,
+      token_type: "bearer",
+      expires_in: expiresIn,
+      scope: issued.token.scopes.join(" "),
+    };
+  },
+
+  // Only the token's owner (its subject) may revoke it.
+  "auth-tokens.delete": async (ctx, input) => {
+    const token = await ctx.store.getToken(ctx.org.id, input.token_id);
+    if (!token) throw notFound(`Token '${input.token_id}'`);
+    if (token.subject !== ctx.user.id) {
+      throw new ApiError(
+        "forbidden",
+        "The token belongs to another user.",
+        `Token '${input.token_id}' is not one of the caller's tokens; only its owner may revoke it.`,
+        { object_ids: [token.id] },
+      );
+    }
+    await ctx.store.revokeToken(ctx.actor, token.id);
+    return {};
+  },
+
   "auth-tokens.list": async (ctx, input) => {
     const subject = input.subject ?? ctx.user.id;
     const owner = await ctx.store.getDevUser(ctx.org.id, subject);

@@ -14,6 +14,17 @@ function deltaValue(value: unknown): Value {
   return { type: Array.isArray(value) ? "array" : "object", value, display_value: JSON.stringify(value) };
 }
 
+/** JSON with object keys sorted, so that equal values compare equal whatever order the database kept. */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === "object" && !Array.isArray(inner)
+      ? Object.fromEntries(
+          Object.entries(inner as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : inner,
+  );
+}
+
 /** The fields whose values differ between two versions of a record's data (base fields left out). */
 export function fieldDeltas(before: Record<string, unknown>, after: Record<string, unknown>) {
   const skip = new Set([
@@ -29,7 +40,7 @@ export function fieldDeltas(before: Record<string, unknown>, after: Record<strin
     .filter((name) => !skip.has(name))
     .sort();
   return names
-    .filter((name) => JSON.stringify(before[name]) !== JSON.stringify(after[name]))
+    .filter((name) => canonical(before[name]) !== canonical(after[name]))
     .map((name) => ({ name, old_value: deltaValue(before[name]), new_value: deltaValue(after[name]) }));
 }
 

@@ -1,10 +1,28 @@
 import type { CodeChange } from "@workapi/types";
-import { mustGet } from "./common.js";
+import { listPage, mustGet } from "./common.js";
+import { FAMILIES } from "./refs.js";
 import type { Handlers } from "./types.js";
 
 export const codeChanges = {
+  "code-changes.create": async (ctx, input) => {
+    const record = await ctx.store.createRecord(ctx.actor, {
+      ...FAMILIES.code_change,
+      label: input.title,
+      data: { ...input },
+    });
+    return { code_change: record.data };
+  },
+
   "code-changes.get": async (ctx, input) => {
     const record = await mustGet<CodeChange>(ctx, ["code_change"], input.id, "Code change");
     return { code_change: record.data };
+  },
+
+  // sort_by: title, created_date, modified_date, object_version.
+  "code-changes.list": async (ctx, input) => {
+    const { items, ...cursors } = await listPage<CodeChange>(ctx, FAMILIES.code_change.kind, input, {
+      sortable: { title: { path: "label" } },
+    });
+    return { code_changes: items, ...cursors };
   },
 } satisfies Partial<Handlers>;

@@ -1,13 +1,43 @@
 // Every operation's handler, keyed by the interface name; both methods of a read share one.
+import { accounts } from "./accounts.js";
 import { articles } from "./articles.js";
+import { artifacts } from "./artifacts.js";
 import { authTokens } from "./auth-tokens.js";
 import { codeChanges } from "./code-changes.js";
+import { conversations } from "./conversations.js";
+import { customObjects } from "./custom-objects.js";
+import { devUsers } from "./dev-users.js";
+import { observability } from "./observability.js";
+import { orgSchedules } from "./org-schedules.js";
+import { parts } from "./parts.js";
+import { revOrgs } from "./rev-orgs.js";
+import { slas } from "./slas.js";
+import { stages } from "./stages.js";
+import { surveys } from "./surveys.js";
 import { tags } from "./tags.js";
+import { timelineEntries } from "./timeline-entries.js";
 import type { Handlers } from "./types.js";
+import { vistas } from "./vistas.js";
+import { works } from "./works.js";
 
-export const handlers: Partial<Handlers> = {
+export const handlers: Handlers = {
+  ...accounts,
   ...articles,
+  ...artifacts,
   ...authTokens,
   ...codeChanges,
+  ...conversations,
+  ...customObjects,
+  ...devUsers,
+  ...observability,
+  ...orgSchedules,
+  ...parts,
+  ...revOrgs,
+  ...slas,
+  ...stages,
+  ...surveys,
   ...tags,
+  ...timelineEntries,
+  ...vistas,
+  ...works,
 };

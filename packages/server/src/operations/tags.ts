@@ -1,8 +1,24 @@
 import type { Tag } from "@workapi/types";
 import { allOf, listPage } from "./common.js";
+import { FAMILIES } from "./refs.js";
 import type { Handlers } from "./types.js";
 
 export const tags = {
+  // Names are unique per organization: the store's unique index answers a second one with a conflict (409).
+  "tags.create": async (ctx, input) => {
+    const record = await ctx.store.createRecord(ctx.actor, {
+      ...FAMILIES.tag,
+      label: input.name,
+      data: {
+        name: input.name,
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        allowed_values: input.allowed_values ?? [],
+        ...(input.style_new !== undefined ? { style_new: input.style_new } : {}),
+      },
+    });
+    return { tag: record.data };
+  },
+
   "tags.list": async (ctx, input) => {
     const { items, ...cursors } = await listPage<Tag>(ctx, "tag", input, {
       filter: allOf(input.name?.length ? { op: "in", path: "label", values: input.name } : undefined),

@@ -13,6 +13,8 @@ export interface Context {
   token: TokenRecord;
   operation: Operation;
   requestId: string;
+  /** The base address of this server as the request reached it (`http://host:port`). */
+  baseUrl: string;
   /** Whether the token holds one of the scopes `x-scopes-by-type` gives for this type. */
   allowsType(type: string): boolean;
   /** Throws `forbidden` (naming `objectIds` where the operation carries them) unless allowsType(type). */

@@ -1,0 +1,137 @@
+import type { Conversation, TimelineEntry } from "@workapi/types";
+import { notPermitted } from "../http/errors.js";
+import { checkCustomFields, recordChange } from "./changes.js";
+import { allOf, listPage, mustGet } from "./common.js";
+import { type ArtifactRef, attachArtifacts, attachableArtifacts } from "./content-artifacts.js";
+import { refAny, refIn, valueIn } from "./content-filters.js";
+import { FAMILIES, resolveRecord, resolveStage, resolveTags, resolveUsers } from "./refs.js";
+import type { Handlers } from "./types.js";
+
+const OBJECT_TYPE = "conversation";
+
+/** The stock values of the AI resolution status enumeration (the organization defines no others here). */
+const AI_RESOLUTION_STATUSES = [
+  { id: 1, label: "deflected", ordinal: 1 },
+  { id: 2, label: "escalated", ordinal: 2 },
+];
+
+export const conversations = {
+  "conversations.create": async (ctx, input) => {
+    const fragments = checkCustomFields(input.custom_fields, input.custom_schema_spec, OBJECT_TYPE);
+    let aiResolutionStatus: (typeof AI_RESOLUTION_STATUSES)[number] | undefined;
+    if (input.ai_resolution_status !== undefined) {
+      aiResolutionStatus = AI_RESOLUTION_STATUSES.find((value) => value.id === input.ai_resolution_status);
+      if (!aiResolutionStatus) {
+        throw notPermitted(
+          "ai_resolution_status",
+          "not a value of the enumeration",
+          `AI resolution status ${input.ai_resolution_status} does not exist; use ${AI_RESOLUTION_STATUSES.map((v) => `${v.id} (${v.label})`).join(" or ")}.`,
+          AI_RESOLUTION_STATUSES.map((value) => String(value.id)),
+        );
+      }
+    }
+    let account: { id: string; display_id: string; display_name: string } | undefined;
+    if (input.account !== undefined) {
+      const record = await resolveRecord<{ display_name?: string }>(
+        ctx,
+        "account",
+        [FAMILIES.account.kind],
+        input.account,
+        "Account",
+      );
+      account = {
+        id: record.id,
+        display_id: record.display_id,
+        display_name: record.data.display_name ?? "",
+      };
+    }
+    // Every message's files, checked before anything is written.
+    const messageArtifacts: ArtifactRef[][] = [];
+    for (const [index, message] of (input.messages ?? []).entries()) {
+      messageArtifacts.push(await attachableArtifacts(ctx, `messages.${index}.artifacts`, message.artifacts));
+    }
+    // Brands, channels, groups and AI agents are not records of this server: their ids are kept as given.
+    const record = await ctx.store.createRecord(ctx.actor, {
+      ...FAMILIES.conversation,
+      label: input.title ?? "",
+      subtype: input.type,
+      data: {
+        type: input.type,
+        ...(input.title !== undefined ? { title: input.title } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(account ? { account } : {}),
+        ...(aiResolutionStatus ? { ai_resolution_status: aiResolutionStatus } : {}),
+        ...(input.brand !== undefined ? { brand: { id: input.brand } } : {}),
+        channels: (input.channels ?? []).map((id) => ({ id })),
+        custom_fields: input.custom_fields ?? {},
+        custom_schema_fragments: fragments,
+        ...(input.group !== undefined ? { group: { id: input.group } } : {}),
+        is_frozen: false,
+        ...(input.is_from_source_channel !== undefined
+          ? { is_from_source_channel: input.is_from_source_channel }
+          : {}),
+        is_spam: input.is_spam ?? false,
+        members: await resolveUsers(ctx, "members", input.members),
+        messages: [] as TimelineEntry[],
+        ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+        owned_by: await resolveUsers(ctx, "owned_by", input.owned_by),
+        ...(input.owned_by_agent !== undefined ? { owned_by_agent: { id: input.owned_by_agent } } : {}),
+        ...(input.source_channel !== undefined ? { source_channel: input.source_channel } : {}),
+        ...(input.stage ? { stage: await resolveStage(ctx, "stage", input.stage) } : {}),
+        tags: await resolveTags(ctx, "tags", input.tags),
+      },
+    });
+    await recordChange(ctx, record, OBJECT_TYPE, { created: true });
+    if (!input.messages?.length) return { conversation: record.data };
+
+    // Each initial message is a comment on the conversation's timeline; the conversation lists them.
+    const messages: TimelineEntry[] = [];
+    for (const [index, message] of input.messages.entries()) {
+      const artifacts = messageArtifacts[index] ?? [];
+      const entry = await ctx.store.createRecord(ctx.actor, {
+        ...FAMILIES.timeline_entry,
+        subtype: "timeline_comment",
+        parent_id: record.id,
+        data: {
+          type: "timeline_comment",
+          object: record.id,
+          object_display_id: record.display_id,
+          object_type: OBJECT_TYPE,
+          visibility: "external" as const,
+          ...(message.body !== undefined ? { body: message.body } : {}),
+          artifacts,
+        },
+      });
+      await attachArtifacts(ctx, `messages.${index}.artifacts`, artifacts, entry.id);
+      messages.push(entry.data);
+    }
+    const updated = await ctx.store.updateRecord<Record<string, unknown>>(
+      ctx.actor,
+      FAMILIES.conversation.kind,
+      record.id,
+      (current) => ({ data: { ...current.data, messages } }),
+    );
+    return { conversation: updated.data as Conversation };
+  },
+
+  "conversations.get": async (ctx, input) => {
+    const record = await mustGet<Conversation>(ctx, [FAMILIES.conversation.kind], input.id, "Conversation");
+    return { conversation: record.data };
+  },
+
+  // sort_by: title, created_date, modified_date, object_version.
+  "conversations.list": async (ctx, input) => {
+    const { items, ...cursors } = await listPage<Conversation>(ctx, FAMILIES.conversation.kind, input, {
+      filter: allOf(
+        refIn("account", input.account),
+        refAny("members", input.members),
+        refAny("owned_by", input.owned_by),
+        valueIn("source_channel", input.source_channel),
+        valueIn("stage.name", input.stage?.name),
+        refAny("tags", input.tags, "tag"),
+      ),
+      sortable: { title: { path: "label" } },
+    });
+    return { conversations: items, ...cursors };
+  },
+} satisfies Partial<Handlers>;

@@ -1,0 +1,359 @@
+// Work items (incidents, issues, opportunities, tasks, tickets): create, change, read, list, export, delete.
+// Works are records of kind `work` with the work type in `subtype`, the part they belong to in `parent_id`,
+// the title in `label` and `external_ref` (unique per organization) in its column.
+import type { StageInfo, Work, WorkType } from "@workapi/types";
+import { ApiError, notPermitted } from "../http/errors.js";
+import type { Filter, StoredRecord } from "../store/types.js";
+import { checkCustomFields, fieldDeltas, recordChange } from "./changes.js";
+import { allOf, BASE_SORTABLE, listPage, mustGet, type Sortable, sortKeys } from "./common.js";
+import {
+  FAMILIES,
+  invalidId,
+  partSummary,
+  resolveRecord,
+  resolveStage,
+  resolveTags,
+  resolveUsers,
+  WORK_TYPES,
+} from "./refs.js";
+import type { Context, Handlers, Input } from "./types.js";
+import {
+  anyRefIn,
+  artifactsFor,
+  canonicalJson,
+  dateFilter,
+  readableTypes,
+  refIn,
+  syncArtifactParents,
+} from "./work-common.js";
+import { checkEntry, checkTransition, diagramFor, startStage } from "./work-diagrams.js";
+
+const WORK_KIND = FAMILIES.issue.kind;
+const PART_KIND = FAMILIES.product.kind;
+
+type WorkFilters = Omit<Input<"works.list">, "cursor" | "limit" | "mode" | "sort_by">;
+type WorkData = Partial<Work> & Record<string, unknown>;
+
+/**
+ * Fields works sort by besides created_date, modified_date and object_version: title, type, the target and
+ * actual close dates, and the stage's name and ordinal.
+ */
+const SORTABLE: Sortable = {
+  title: { path: "label" },
+  type: { path: "subtype" },
+  target_close_date: { path: "target_close_date" },
+  actual_close_date: { path: "actual_close_date" },
+  "stage.name": { path: "stage.name" },
+  "stage.ordinal": { path: "stage.ordinal", type: "number" },
+};
+
+/** Custom field names are plain identifiers (`tnt__priority`), so each is one segment of a data path. */
+const CUSTOM_FIELD_NAME = /^[a-z_][a-z0-9_]*$/i;
+
+/** Equality on each custom field sent; `null` matches works without the field. */
+function customFieldsFilter(fields: Record<string, unknown> | undefined): Filter | undefined {
+  const entries = Object.entries(fields ?? {});
+  if (entries.length === 0) return undefined;
+  return {
+    op: "and",
+    filters: entries.map(([name, value]): Filter => {
+      const field = `custom_fields.${name}`;
+      if (!CUSTOM_FIELD_NAME.test(name)) {
+        throw new ApiError(
+          "invalid_field",
+          "A field is invalid.",
+          `'${name}' is not a custom field name; names are letters, digits and underscores.`,
+          { field_name: field },
+        );
+      }
+      if (value === null) return { op: "exists", path: field, exists: false };
+      if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+        return { op: "eq", path: field, value };
+      }
+      throw new ApiError(
+        "invalid_field",
+        "A field is invalid.",
+        `Custom field filters compare with a string, number, boolean or null; '${name}' got ${Array.isArray(value) ? "an array" : "an object"}.`,
+        { field_name: field },
+      );
+    }),
+  };
+}
+
+type VistaData = {
+  items?: Array<{ id?: string; display_id?: string }>;
+  shared_with?: Array<{ member?: { id?: string } }>;
+};
+
+/**
+ * The works of a vista: those whose id or display id is among the vista's items. A vista is seen by its
+ * creator and the users it is shared with; to anybody else it does not exist (400 invalid_id).
+ */
+async function vistaFilter(ctx: Context, vistaId: string | undefined): Promise<Filter | undefined> {
+  if (vistaId === undefined) return undefined;
+  const vista = await resolveRecord<VistaData>(ctx, "vista", [FAMILIES.vista.kind], vistaId, "Vista");
+  const seen =
+    vista.data.created_by.id === ctx.user.id ||
+    (vista.data.shared_with ?? []).some((entry) => entry.member?.id === ctx.user.id);
+  if (!seen) throw invalidId("vista", vistaId, "Vista");
+  const refs = (vista.data.items ?? []).flatMap((item) => [item.id, item.display_id]);
+  const ids = refs.filter((ref): ref is string => typeof ref === "string" && ref !== "");
+  return {
+    op: "or",
+    filters: [
+      { op: "in", path: "id", values: ids },
+      { op: "in", path: "display_id", values: ids },
+    ],
+  };
+}
+
+/** Every filter of works.list and works.export, limited to the work types the token may read. */
+async function worksFilter(ctx: Context, input: WorkFilters): Promise<Filter | undefined> {
+  const types = readableTypes(ctx, input.type, WORK_TYPES);
+  return allOf(
+    types.length < WORK_TYPES.length && { op: "in", path: "subtype", values: types },
+    dateFilter("actual_close_date", input.actual_close_date),
+    refIn("applies_to_part", input.applies_to_part),
+    refIn("created_by", input.created_by),
+    dateFilter("created_date", input.created_date),
+    customFieldsFilter(input.custom_fields),
+    input.external_ref?.length ? { op: "in", path: "external_ref", values: input.external_ref } : undefined,
+    refIn("modified_by", input.modified_by),
+    dateFilter("modified_date", input.modified_date),
+    anyRefIn("owned_by", input.owned_by),
+    anyRefIn("reported_by", input.reported_by),
+    input.stage?.name?.length ? { op: "in", path: "stage.name", values: input.stage.name } : undefined,
+    input.state?.length ? { op: "in", path: "stage.state.name", values: input.state } : undefined,
+    anyRefIn("tags", input.tags, "tag"),
+    dateFilter("target_close_date", input.target_close_date),
+    await vistaFilter(ctx, input.vista),
+  );
+}
+
+/** The fields that follow from the stage a work is in: the state's name, and when it was closed. */
+function stageFields(stage: StageInfo | undefined, before?: WorkData): Partial<WorkData> {
+  if (!stage) return {};
+  const wasClosed = before?.stage?.state?.is_final === true;
+  const closed = stage.state?.is_final === true;
+  return {
+    stage,
+    state_display_name: stage.state?.name,
+    // Entering a final state closes the work; leaving it reopens it.
+    actual_close_date: closed
+      ? wasClosed
+        ? before?.actual_close_date
+        : new Date().toISOString()
+      : undefined,
+  };
+}
+
+/**
+ * `data` with `patch` applied; a key patched to undefined is removed. A value equal to the stored one keeps
+ * the stored copy, so that a change that changes nothing shows no field delta.
+ */
+function applyPatch(data: WorkData, patch: Partial<WorkData>): WorkData {
+  const next: Record<string, unknown> = { ...data };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) delete next[key];
+    else if (canonicalJson(value) !== canonicalJson(data[key])) next[key] = value;
+  }
+  return next as WorkData;
+}
+
+const isoDate = (value: string | undefined) =>
+  value === undefined ? undefined : new Date(value).toISOString();
+
+/** A work by id or display id, and the type scope to act on it. */
+async function workFor(ctx: Context, id: string): Promise<StoredRecord<WorkData>> {
+  const record = await mustGet<WorkData>(ctx, [WORK_KIND], id, "Work item");
+  ctx.requireType(record.subtype ?? "", [record.id]);
+  return record;
+}
+
+export const works = {
+  "works.create": async (ctx, input) => {
+    ctx.requireType(input.type, []);
+    const part = await resolveRecord<Record<string, unknown>>(
+      ctx,
+      "applies_to_part",
+      [PART_KIND],
+      input.applies_to_part,
+      "Part",
+    );
+    const ownedBy = await resolveUsers(ctx, "owned_by", input.owned_by);
+    const reportedBy = await resolveUsers(ctx, "reported_by", input.reported_by);
+    const tags = await resolveTags(ctx, "tags", input.tags);
+    const artifacts = await artifactsFor(ctx, "artifacts", input.artifacts, undefined);
+    const spec = input.custom_schema_spec as Record<string, unknown> | undefined;
+    const fragments = checkCustomFields(input.custom_fields, spec, input.type);
+
+    // The stage named, which must be open in the type's diagram; else the diagram's start stage, if any.
+    const diagram = await diagramFor(ctx, input.type);
+    let stage: StageInfo | undefined;
+    if (input.stage) {
+      stage = await resolveStage(ctx, "stage", input.stage);
+      if (diagram) checkEntry(diagram, "stage", stage);
+    } else if (diagram) {
+      stage = await startStage(ctx, diagram);
+    }
+
+    const data = applyPatch(
+      {
+        type: input.type,
+        title: input.title,
+        applies_to_part: partSummary(part),
+        owned_by: ownedBy,
+        reported_by: reportedBy,
+        artifacts,
+        tags,
+      },
+      {
+        body: input.body,
+        ...stageFields(stage),
+        target_close_date: isoDate(input.target_close_date),
+        external_ref: input.external_ref,
+        custom_fields: input.custom_fields,
+        custom_schema_fragments: fragments.length > 0 ? fragments : undefined,
+        subtype: typeof spec?.subtype === "string" ? spec.subtype : undefined,
+      },
+    );
+    const record = await ctx.store.createRecord<WorkData>(ctx.actor, {
+      ...FAMILIES[input.type],
+      subtype: input.type,
+      parent_id: part.id,
+      label: input.title,
+      external_ref: input.external_ref ?? null,
+      data,
+    });
+    await syncArtifactParents(ctx, record.id, [], artifacts);
+    await recordChange(ctx, record, input.type, { created: true });
+    return { work: record.data };
+  },
+
+  "works.get": async (ctx, input) => {
+    const record = await workFor(ctx, input.id);
+    return { work: record.data };
+  },
+
+  "works.update": async (ctx, input) => {
+    const existing = await workFor(ctx, input.id);
+    const type = existing.subtype as WorkType;
+    const patch: Partial<WorkData> = {};
+    let partId: string | undefined;
+
+    if (input.title !== undefined) patch.title = input.title;
+    if (input.body !== undefined) patch.body = input.body;
+    if (input.applies_to_part !== undefined) {
+      const part = await resolveRecord<Record<string, unknown>>(
+        ctx,
+        "applies_to_part",
+        [PART_KIND],
+        input.applies_to_part,
+        "Part",
+      );
+      patch.applies_to_part = partSummary(part);
+      partId = part.id;
+    }
+    if (input.owned_by) {
+      if (input.owned_by.set.length === 0) {
+        throw notPermitted(
+          "owned_by.set",
+          "a work item needs at least one owner",
+          "The owners may not become empty; name at least one user.",
+        );
+      }
+      patch.owned_by = await resolveUsers(ctx, "owned_by.set", input.owned_by.set);
+    }
+    if (input.reported_by)
+      patch.reported_by = await resolveUsers(ctx, "reported_by.set", input.reported_by.set);
+    if (input.tags) patch.tags = await resolveTags(ctx, "tags.set", input.tags.set);
+    if (input.artifacts) {
+      const { set, add, remove } = input.artifacts;
+      if (set && (add || remove)) {
+        throw new ApiError(
+          "invalid_field",
+          "A field is invalid.",
+          "Send either 'artifacts.set' or 'artifacts.add'/'artifacts.remove', not both.",
+          { field_name: "artifacts" },
+        );
+      }
+      if (set) {
+        patch.artifacts = await artifactsFor(ctx, "artifacts.set", set, existing.id);
+      } else {
+        // Attach the added ones that are not attached yet, then detach the removed ones (by id or display id).
+        const added = await artifactsFor(ctx, "artifacts.add", add, existing.id);
+        const current = existing.data.artifacts ?? [];
+        const merged = [...current, ...added.filter((a) => !current.some((c) => c.id === a.id))];
+        patch.artifacts = merged.filter(
+          (a) => !remove?.includes(a.id) && !remove?.includes(a.display_id ?? ""),
+        );
+      }
+    }
+    let stage: StageInfo | undefined;
+    if (input.stage) stage = await resolveStage(ctx, "stage", input.stage);
+    const diagram = stage ? await diagramFor(ctx, type) : undefined;
+    if (input.target_close_date !== undefined) patch.target_close_date = isoDate(input.target_close_date);
+    if (input.external_ref !== undefined) patch.external_ref = input.external_ref;
+    if (input.custom_fields !== undefined || input.custom_schema_spec !== undefined) {
+      const spec = input.custom_schema_spec as Record<string, unknown> | undefined;
+      const fragments = checkCustomFields(input.custom_fields, spec, type);
+      // The fields sent replace their stored values; the others stay.
+      if (input.custom_fields)
+        patch.custom_fields = { ...existing.data.custom_fields, ...input.custom_fields };
+      const allFragments = [...new Set([...(existing.data.custom_schema_fragments ?? []), ...fragments])];
+      if (allFragments.length > 0) patch.custom_schema_fragments = allFragments;
+      if (typeof spec?.subtype === "string") patch.subtype = spec.subtype;
+    }
+
+    /** The work after the change; the stage move is checked against the stage the work is in now. */
+    const change = (current: WorkData): WorkData => {
+      if (!stage) return applyPatch(current, patch);
+      if (diagram) checkTransition(diagram, "stage", current.stage, stage);
+      return applyPatch(current, { ...patch, ...stageFields(stage, current) });
+    };
+    if (fieldDeltas(existing.data, change(existing.data)).length === 0) return { work: existing.data };
+
+    let before = existing.data;
+    const updated = await ctx.store.updateRecord<WorkData>(ctx.actor, WORK_KIND, existing.id, (current) => {
+      before = current.data;
+      const data = change(current.data);
+      return {
+        data,
+        label: data.title ?? current.label,
+        ...(partId ? { parent_id: partId } : {}),
+        ...(input.external_ref !== undefined ? { external_ref: input.external_ref } : {}),
+      };
+    });
+    if (patch.artifacts) await syncArtifactParents(ctx, updated.id, before.artifacts, updated.data.artifacts);
+    await recordChange(ctx, updated, type, { updated: fieldDeltas(before, updated.data) });
+    return { work: updated.data };
+  },
+
+  "works.delete": async (ctx, input) => {
+    const existing = await workFor(ctx, input.id);
+    await syncArtifactParents(ctx, existing.id, existing.data.artifacts, []);
+    await ctx.store.deleteRecord(ctx.actor, WORK_KIND, existing.id);
+    await recordChange(ctx, existing, existing.subtype ?? "work", { deleted: true });
+    return {};
+  },
+
+  "works.list": async (ctx, input) => {
+    const { items, ...cursors } = await listPage<Work>(ctx, WORK_KIND, input, {
+      filter: await worksFilter(ctx, input),
+      sortable: SORTABLE,
+    });
+    return { works: items, ...cursors };
+  },
+
+  // Not paginated: the first `first` matching works (default 50, at most 5000) in the order of `sort_by`.
+  "works.export": async (ctx, input) => {
+    const filter = await worksFilter(ctx, input);
+    const sort = sortKeys(input.sort_by, { ...BASE_SORTABLE, ...SORTABLE });
+    const records = await ctx.store.findRecords<Work>(ctx.org.id, WORK_KIND, {
+      ...(filter ? { filter } : {}),
+      ...(sort ? { sort } : {}),
+      limit: input.first ?? 50,
+    });
+    return { works: records.map((record) => record.data) };
+  },
+} satisfies Partial<Handlers>;

@@ -1,0 +1,563 @@
+// Demo data: a realistic organization in which every read operation returns something. Everything is created
+// through the same handlers the HTTP operations use, so the data obeys the same rules (hierarchy, stages,
+// timelines, uniqueness). Random choices come from a seeded generator: the same seed gives the same data.
+import { actorOf } from "./http/auth.js";
+import { loadContract, type Operation } from "./http/contract.js";
+import { handlers } from "./operations/index.js";
+import { storeSession } from "./operations/observability.js";
+import { ensureStates } from "./operations/refs.js";
+import type { Context, Handler, Input, InterfaceName, Output } from "./operations/types.js";
+import type { DevUser, Org, Store, TokenRecord } from "./store/types.js";
+
+export interface SeedOptions {
+  /** How many work items to create (default 300). */
+  works?: number;
+  /** Seed of the random choices (default 1). */
+  seed?: number;
+  /** Called as work items are created: (done, total). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface SeedSummary {
+  [family: string]: number;
+}
+
+/** A small, fast, seeded random generator (mulberry32). */
+function random(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
+    some: <T>(items: readonly T[], max: number): T[] => {
+      const count = Math.floor(next() * (max + 1));
+      return [...new Set(Array.from({ length: count }, () => items[Math.floor(next() * items.length)] as T))];
+    },
+  };
+}
+
+const TITLES = [
+  "Login fails after password reset",
+  "Export to CSV drops the last row",
+  "Dashboard loads slowly for large teams",
+  "Add SSO for enterprise customers",
+  "Mobile app crashes on rotate",
+  "Billing page shows the wrong currency",
+  "Search ignores accented characters",
+  "Webhook retries flood the queue",
+  "Dark mode contrast is too low",
+  "Invite emails land in spam",
+  "Timezone shifts due dates by a day",
+  "API returns 500 on empty filter",
+];
+
+function days(n: number): string {
+  return new Date(Date.now() + n * 86_400_000).toISOString();
+}
+
+/** A context for calling handlers as the organization's admin, with every scope. */
+function internalContext(
+  store: Store,
+  org: Org,
+  user: DevUser,
+  operations: Map<string, Operation>,
+  scopes: string[],
+) {
+  const actor = actorOf(org, user);
+  const now = new Date().toISOString();
+  const token: TokenRecord = {
+    id: "internal",
+    display_id: "internal",
+    org_id: org.id,
+    subject: user.id,
+    hash: "",
+    token_hint: "",
+    requested_token_type: "urn:vendor:params:oauth:token-type:sys",
+    scopes,
+    client_id: null,
+    status: "active",
+    issued_at: now,
+    expires_at: null,
+    created_by: user.id,
+    created_date: now,
+    modified_by: user.id,
+    modified_date: now,
+    object_version: 1,
+  };
+  return <N extends InterfaceName>(name: N, input: Input<N>): Promise<Output<N>> => {
+    const operation = operations.get(name);
+    const handler = handlers[name] as Handler<N> | undefined;
+    if (!operation || !handler) throw new Error(`seed: no operation ${name}`);
+    const ctx: Context = {
+      store,
+      actor,
+      org,
+      user,
+      token,
+      operation,
+      requestId: "seed",
+      baseUrl: "http://localhost",
+      allowsType: () => true,
+      requireType: () => {},
+    };
+    return handler(ctx, input);
+  };
+}
+
+/** Loads the demo data set into the organization (the first one when none is given). */
+export async function seed(
+  store: Store,
+  org: Org,
+  admin: DevUser,
+  options: SeedOptions = {},
+): Promise<SeedSummary> {
+  const total = options.works ?? 300;
+  const rnd = random(options.seed ?? 1);
+  const contract = loadContract({ validateResponses: false });
+  const operations = new Map(
+    contract.operations
+      .filter((operation) => operation.method === "POST")
+      .map((operation) => [operation.name, operation] as const),
+  );
+  const summary: SeedSummary = {};
+  const count = (family: string, n = 1) => {
+    summary[family] = (summary[family] ?? 0) + n;
+  };
+
+  const run = async <T>(
+    fn: (call: ReturnType<typeof internalContext>, tx: Store) => Promise<T>,
+  ): Promise<T> =>
+    store.transaction((tx) => fn(internalContext(tx, org, admin, operations, contract.scopes), tx));
+
+  // People, tags, the product hierarchy, stages and a stage diagram per work type.
+  const setup = await run(async (call, tx) => {
+    const users = [admin];
+    for (const [full, email] of [
+      ["Ada Lovelace", "ada@example.com"],
+      ["Grace Hopper", "grace@example.com"],
+      ["Alan Turing", "alan@example.com"],
+      ["Katherine Johnson", "katherine@example.com"],
+    ] as const) {
+      users.push(await tx.createDevUser(org, { email, full_name: full }));
+      count("dev_users");
+    }
+    const userIds = users.map((user) => user.id);
+    const tagIds: string[] = [];
+    for (const name of [
+      "bug",
+      "regression",
+      "customer-reported",
+      "security",
+      "performance",
+      "ux",
+      "backend",
+      "mobile",
+    ]) {
+      const { tag } = await call("tags.create", { name, description: `Work concerning ${name}.` });
+      tagIds.push(tag.id);
+      count("tags");
+    }
+    const { tag: severity } = await call("tags.create", {
+      name: "severity",
+      description: "How bad it is.",
+      allowed_values: ["low", "medium", "high"],
+    });
+    count("tags");
+
+    const partIds: string[] = [];
+    const owner = () => [rnd.pick(userIds)];
+    for (const product of ["Workspace", "Billing"]) {
+      const { part: p } = await call("parts.create", { type: "product", name: product, owned_by: owner() });
+      partIds.push(p.id);
+      for (const capability of ["Accounts", "Reports"]) {
+        const { part: c } = await call("parts.create", {
+          type: "capability",
+          name: `${product} ${capability}`,
+          owned_by: owner(),
+          parent_part: [p.id],
+        });
+        partIds.push(c.id);
+        for (const feature of ["Export", "Sharing"]) {
+          const { part: f } = await call("parts.create", {
+            type: "feature",
+            name: `${product} ${capability} ${feature}`,
+            owned_by: owner(),
+            parent_part: [c.id],
+          });
+          partIds.push(f.id);
+        }
+      }
+      const { part: e } = await call("parts.create", {
+        type: "enhancement",
+        name: `${product} faster start-up`,
+        owned_by: owner(),
+        parent_part: [p.id],
+      });
+      partIds.push(e.id);
+    }
+    count("parts", partIds.length);
+
+    const stageIds: Record<string, string> = {};
+    const stateIds = Object.fromEntries(
+      (await ensureStates({ store: tx, actor: actorOf(org, admin), org })).map((state) => [
+        state.data.name,
+        state.id,
+      ]),
+    );
+    for (const [name, ordinal, state] of [
+      ["triage", 100, "open"],
+      ["in_development", 200, "in_progress"],
+      ["in_review", 300, "in_progress"],
+      ["resolved", 400, "closed"],
+      ["wont_fix", 500, "closed"],
+    ] as const) {
+      const { custom_stage } = await call("stages.custom.create", {
+        name,
+        ordinal,
+        state: stateIds[state] as string,
+      });
+      stageIds[name] = custom_stage.id;
+      count("custom_stages");
+    }
+    const transitions: Record<string, string[]> = {
+      triage: ["in_development", "wont_fix"],
+      in_development: ["in_review", "triage"],
+      in_review: ["resolved", "in_development"],
+      resolved: ["triage"],
+      wont_fix: ["triage"],
+    };
+    for (const leaf of ["issue", "ticket", "task", "incident", "opportunity"]) {
+      await call("stage-diagrams.create", {
+        leaf_type: leaf,
+        name: `${leaf} flow`,
+        is_default: true,
+        stages: Object.entries(transitions).map(([name, targets]) => ({
+          stage_id: stageIds[name] as string,
+          is_start: name === "triage",
+          transitions: targets.map((target) => ({ target_stage_id: stageIds[target] as string })),
+        })),
+      });
+      count("stage_diagrams");
+    }
+    return { userIds, tagIds, severity: severity.id, partIds, stageIds };
+  });
+
+  // Work items, in batches of one transaction each.
+  const types = ["issue", "ticket", "task", "incident", "opportunity"] as const;
+  const stageNames = ["triage", "in_development", "in_review", "resolved", "wont_fix"];
+  const workIds: string[] = [];
+  const batch = 250;
+  for (let start = 0; start < total; start += batch) {
+    await run(async (call) => {
+      for (let i = start; i < Math.min(total, start + batch); i++) {
+        const type = types[i % types.length] as (typeof types)[number];
+        const { work } = await call("works.create", {
+          type,
+          title: `${rnd.pick(TITLES)} (#${i + 1})`,
+          body: "Steps to reproduce, expected and actual behaviour are in the first comment.",
+          applies_to_part: rnd.pick(setup.partIds),
+          owned_by: [rnd.pick(setup.userIds)],
+          reported_by: rnd.some(setup.userIds, 2),
+          tags: [
+            ...rnd.some(setup.tagIds, 2).map((id) => ({ id })),
+            ...(rnd.next() < 0.3 ? [{ id: setup.severity, value: rnd.pick(["low", "medium", "high"]) }] : []),
+          ],
+          stage: { name: rnd.pick(stageNames) },
+          target_close_date: days(rnd.int(-30, 60)),
+          external_ref: `seed-${options.seed ?? 1}-${i + 1}`,
+        });
+        workIds.push(work.id);
+      }
+    });
+    options.onProgress?.(Math.min(total, start + batch), total);
+  }
+  count("works", workIds.length);
+
+  // Customers and their conversations, content, configuration.
+  await run(async (call) => {
+    const accountIds: string[] = [];
+    for (const [name, domain] of [
+      ["Acme Corporation", "acme.example"],
+      ["Globex", "globex.example"],
+      ["Initech", "initech.example"],
+      ["Umbrella Health", "umbrella.example"],
+      ["Stark Industries", "stark.example"],
+    ] as const) {
+      const { account } = await call("accounts.create", {
+        display_name: name,
+        domains: [domain],
+        external_refs: [`crm-${domain}`],
+        tier: rnd.pick(["enterprise", "growth", "starter"]),
+        owned_by: [rnd.pick(setup.userIds)],
+      });
+      accountIds.push(account.id);
+      await call("rev-orgs.create", {
+        account: account.id,
+        display_name: `${name} (main office)`,
+        domain,
+        external_ref: `rev-${domain}`,
+        environment: "production",
+      });
+      count("accounts");
+      count("rev_orgs");
+    }
+    for (let i = 0; i < 24; i++) {
+      await call("conversations.create", {
+        type: "support",
+        title: `${rnd.pick(["Cannot", "Unable to", "How do I"])} ${rnd.pick(["export", "log in", "invite a colleague", "change plan"])}`,
+        account: rnd.pick(accountIds),
+        owned_by: [rnd.pick(setup.userIds)],
+        members: rnd.some(setup.userIds, 2),
+        stage: { name: rnd.pick(stageNames) },
+        tags: rnd.some(setup.tagIds, 2).map((id) => ({ id })),
+        messages: [
+          { body: "Hello, since this morning it does not work for our team." },
+          { body: "Thanks, we are looking into it." },
+        ],
+      });
+      count("conversations");
+    }
+
+    const articleIds: string[] = [];
+    for (const title of ["Getting started", "Inviting your team", "Exporting data", "Billing and invoices"]) {
+      const { article } = await call("articles.create", {
+        title,
+        owned_by: [rnd.pick(setup.userIds)],
+        resource: { url: `https://help.example.com/${title.toLowerCase().replaceAll(" ", "-")}` },
+        status: "published",
+        applies_to_parts: [rnd.pick(setup.partIds)],
+      });
+      articleIds.push(article.id);
+      await call("articles.create", {
+        title: `${title}: step by step`,
+        owned_by: [rnd.pick(setup.userIds)],
+        resource: {},
+        parent: article.id,
+        status: "published",
+      });
+      count("articles", 2);
+    }
+    for (let i = 0; i < 12; i++) {
+      await call("code-changes.create", {
+        title: `Fix: ${rnd.pick(TITLES).toLowerCase()}`,
+        branch: `fix/${i + 1}`,
+        target_branch: "main",
+        commit_id: (0x1000000 + i * 7919).toString(16),
+        repo_url: "https://git.example.com/acme/app",
+        source: "github",
+        total_loc: {
+          file_count: rnd.int(1, 12),
+          lines_added: rnd.int(1, 400),
+          lines_deleted: rnd.int(0, 200),
+          lines_modified: rnd.int(0, 50),
+        },
+      });
+      count("code_changes");
+    }
+    await call("surveys.create", {
+      name: "Support satisfaction",
+      title: "How did we do?",
+      description: "Sent when a conversation is resolved.",
+      schema: [{ name: "rating", field_type: "int", description: "1 to 5", is_required: true }],
+    });
+    await call("surveys.create", { name: "Onboarding feedback", header: "Welcome aboard" });
+    count("surveys", 2);
+
+    const { sla: draft } = await call("slas.create", {
+      name: "Standard support",
+      applies_to: ["conversation", "ticket"],
+      evaluation_period: "monthly",
+      policies: [
+        {
+          name: "High priority",
+          selector: { applies_to: "ticket" },
+          metrics: [{ metric: "first_response", target: 60 }],
+        },
+        {
+          name: "Everything else",
+          selector: { applies_to: "conversation" },
+          metrics: [{ metric: "first_response", target: 480 }],
+        },
+      ],
+    });
+    const { sla: premium } = await call("slas.create", {
+      name: "Premium support",
+      applies_to: ["ticket", "incident"],
+      sla_type: "external",
+    });
+    await call("slas.transition", { id: premium.id, status: "published" });
+    await call("slas.create", { name: "Internal incidents", applies_to: ["incident"], sla_type: "internal" });
+    void draft;
+    count("slas", 3);
+
+    const { org_schedule_fragment: holidays } = await call("org-schedule-fragments.create", {
+      name: "Holidays 2027",
+      from: "2027-01-01T00:00:00.000Z",
+      to: "2028-01-01T00:00:00.000Z",
+      region_codes: ["US", "GB"],
+      intervals: [
+        { name: "New Year's Day", from: "2027-01-01T00:00:00.000Z", is_excluded: true },
+        { name: "Christmas Day", from: "2027-12-25T00:00:00.000Z", is_excluded: true },
+      ],
+    });
+    await call("org-schedules.create", {
+      name: "Business hours (Europe)",
+      timezone: "Europe/Berlin",
+      org_schedule_fragments: [{ id: holidays.id }],
+    });
+    await call("org-schedules.create", { name: "Business hours (US)", timezone: "America/New_York" });
+    count("org_schedule_fragments");
+    count("org_schedules", 2);
+
+    await call("vistas.create", {
+      name: "My open issues",
+      type: "curated",
+      object_type: "works",
+      items: workIds.slice(0, 10).map((id) => ({ id })),
+    });
+    await call("vistas.create", {
+      name: "Support inbox",
+      type: "dynamic",
+      flavor: "support_inbox",
+      object_type: "conversations",
+    });
+    await call("vistas.create", {
+      name: "Sprint 42",
+      type: "grouped",
+      flavor: "sprint_board",
+      state: "active",
+      items: workIds.slice(10, 20).map((id) => ({ id })),
+    });
+    count("vistas", 3);
+
+    for (let i = 0; i < 20; i++) {
+      await call("custom-objects.create", {
+        leaf_type: "campaign",
+        title: `Campaign ${i + 1}`,
+        unique_key: `campaign-${i + 1}`,
+        custom_fields: {
+          tnt__priority: rnd.pick(["low", "medium", "high"]),
+          tnt__budget: rnd.int(1, 100) * 1000,
+        },
+        custom_schema_spec: { tenant_fragment: true },
+      });
+      count("custom_objects");
+    }
+    for (const workId of workIds.slice(0, 30)) {
+      await call("timeline-entries.create", {
+        type: "timeline_comment",
+        object: workId,
+        body: "Reproduced on the latest build.",
+        visibility: "internal",
+      });
+      count("timeline_comments");
+    }
+  });
+
+  await store.transaction(async (tx) => {
+    const actor = actorOf(org, admin);
+    for (let i = 0; i < 3; i++) {
+      await storeSession(tx, actor, mobileSession(i));
+      await storeSession(tx, actor, webSession(i));
+      count("observability_sessions", 2);
+    }
+  });
+  return summary;
+}
+
+/** A recorded mobile app session, as the observability SDK would upload it. */
+function mobileSession(i: number) {
+  return {
+    recording: "mobile_recording" as const,
+    version_key: "com.example.workspace",
+    session_id: `mobile-session-${i + 1}`,
+    recording_id: `recording-${i + 1}`,
+    created_at: days(-i),
+    rev_org_id: "REV-1",
+    rev_user_id: `REVU-${i + 1}`,
+    available_ram: 1_800_000_000,
+    total_ram: 4_000_000_000,
+    app_launch: { launch_time_ms: 850 + i * 40, launch_type: i === 0 ? "cold" : "warm" },
+    device_metadata: {
+      app_version: "3.4.1",
+      manufacturer: "Pixel",
+      model: "Pixel 8",
+      network_type: "wifi",
+      os_version: "Android 15",
+      sdk_version: "2.1.0",
+      plug_sdk_version: "2.1.0",
+      screen_height: 2400,
+      screen_width: 1080,
+    },
+    observability_sessions_log_data: {
+      is_anr: false,
+      is_crash: i === 2,
+      value: i === 2 ? "NullPointerException in ExportActivity" : "",
+    },
+    recording_events_timeline: [
+      {
+        name: "app_start",
+        event_type: "plug",
+        event_name: "app_start",
+        timestamp_offset_ms: 0,
+        screen: "Home",
+      },
+      {
+        name: "tap",
+        event_type: "plug",
+        event_name: "tap",
+        timestamp_offset_ms: 2300,
+        screen: "Home",
+        coordinates: [{ x: 120, y: 640 }],
+      },
+    ],
+    user_attributes: { plan: "growth" },
+    video_playback_data: [
+      {
+        start_frame: "0",
+        end_frame: "1",
+        frames: ["frame-0.jpg", "frame-1.jpg"],
+        frame_image_map: { "0": "frame-0.jpg", "1": "frame-1.jpg" },
+      },
+    ],
+  };
+}
+
+/** A recorded browser session (one tab). */
+function webSession(i: number) {
+  return {
+    recording: "web_recording" as const,
+    version_key: "app.example.com",
+    session_id: `web-session-${i + 1}`,
+    tab_id: `tab-${i + 1}`,
+    created_at: days(-i),
+    rev_org_id: "REV-2",
+    rev_user_id: `REVU-${i + 10}`,
+    device_metadata: {
+      browser: "Firefox",
+      browser_version: "133.0",
+      os: "Linux",
+      screen_height: 1080,
+      screen_width: 1920,
+      user_agent: "Mozilla/5.0",
+    },
+    recording_events_timeline: [
+      {
+        name: "page_view",
+        event_type: "plug",
+        event_name: "page_view",
+        timestamp_offset_ms: 0,
+        screen: "/dashboard",
+      },
+    ],
+    user_attributes: { plan: "enterprise" },
+    replay_data: [{ timestamp_offset_ms: 0, data: { type: "full_snapshot" } }],
+  };
+}
