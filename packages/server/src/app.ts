@@ -115,7 +115,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   fastify.setErrorHandler((error: FastifyError | ApiError | StoreError, request, reply) => {
-    const apiError = toApiError(error, config);
+    let apiError = toApiError(error, config);
+    const operation = request.routeOptions.config.operation;
+    if (
+      apiError.type === "request_entity_too_large" &&
+      operation &&
+      !operation.errorTypes.includes(apiError.type)
+    ) {
+      // The org-schedule operations do not answer request_entity_too_large in the interface: an oversized
+      // body is a plain bad request there.
+      apiError = new ApiError("bad_request", "The request body is too large.", apiError.detail);
+    }
     if (apiError.type === "internal_error") {
       const referenceId = randomUUID();
       apiError.extras.reference_id = referenceId;
@@ -123,7 +133,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
     } else if (apiError.status >= 500) {
       request.log.warn({ err: error }, apiError.message);
     }
-    const operation = request.routeOptions.config.operation;
     if (operation && config.validateResponses) {
       const mismatch = operation.checkResponse(apiError.status, apiError.body());
       if (mismatch) {

@@ -176,11 +176,19 @@ describe("seeding from the CLI", () => {
     const { stderr } = await run(process.execPath, [cli, "seed", "--works", "60"], { env });
     expect(stderr).toMatch(/seeding works: 60\/60/);
     expect(stderr).toMatch(/seeded .* 60 works/);
-    const again = await run(process.execPath, [cli, "token", "create", "--scopes", "issue:read,ticket:read"], { env });
-    const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"], {
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const again = await run(
+      process.execPath,
+      [cli, "token", "create", "--scopes", "issue:read,ticket:read"],
+      { env },
+    );
+    const child = spawn(
+      process.execPath,
+      [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"],
+      {
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     const output = await waitForOutput(child, /docs:/);
     const url = /listening on (http:\/\/\S+)/.exec(output)?.[1] as string;
     const exported = await fetch(`${url}/works.export`, {

@@ -176,7 +176,7 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("foreign_keys = ON");
   const db = new Kysely<DB>({
-    dialect: new ImmediateSqliteDialect({ database: sqlite }),
+    dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }),
     ...(options.log ? { log: options.log } : {}),
   });
   // Kysely's migration lock is a no-op on SQLite (one connection per process), so two processes opening the
@@ -253,6 +253,27 @@ async function migrate(
     else if (result.status === "Error") logger?.warn(`store: migration ${result.migrationName} failed`);
   }
   if (error) throw error;
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running most of ours. Statements are reusable
+ * in better-sqlite3, and the single connection runs one query at a time, so they are kept by SQL text (the
+ * query shapes are few; the cache is bounded all the same).
+ */
+function withStatementCache(database: Database.Database, size = 500) {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (!statement) {
+        if (statements.size >= size) statements.delete(statements.keys().next().value as string);
+        statement = database.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 /**
