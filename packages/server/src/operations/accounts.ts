@@ -1,7 +1,7 @@
 import type { Account } from "@workapi/types";
 import { ApiError } from "../http/errors.js";
 import { allOf, listPage, mustGet } from "./common.js";
-import { dateFilter, refIn, valueIn } from "./content-filters.js";
+import { dateFilter, refIn, valueIn } from "./filters.js";
 import { FAMILIES, resolveUsers } from "./refs.js";
 import type { Handlers } from "./types.js";
 

@@ -2,7 +2,7 @@ import type { Article } from "@workapi/types";
 import { notFound } from "../http/errors.js";
 import { allOf, listPage, mustGet } from "./common.js";
 import { attachArtifacts, attachableArtifacts } from "./content-artifacts.js";
-import { refAny, refIn, valueIn } from "./content-filters.js";
+import { refAny, refIn, valueIn } from "./filters.js";
 import { FAMILIES, resolveParts, resolveRecord, resolveTags, resolveUsers } from "./refs.js";
 import type { Handlers } from "./types.js";
 

@@ -3,7 +3,7 @@ import { notPermitted } from "../http/errors.js";
 import { checkCustomFields, recordChange } from "./changes.js";
 import { allOf, listPage, mustGet } from "./common.js";
 import { type ArtifactRef, attachArtifacts, attachableArtifacts } from "./content-artifacts.js";
-import { refAny, refIn, valueIn } from "./content-filters.js";
+import { refAny, refIn, valueIn } from "./filters.js";
 import { FAMILIES, resolveRecord, resolveStage, resolveTags, resolveUsers } from "./refs.js";
 import type { Handlers } from "./types.js";
 

@@ -2,7 +2,7 @@
 import type { OrgSchedule, OrgScheduleFragment } from "@workapi/types";
 import { notPermitted } from "../http/errors.js";
 import { allOf, listPage } from "./common.js";
-import { dateFilter } from "./config-dates.js";
+import { dateFilter } from "./filters.js";
 import { FAMILIES, resolveRecord } from "./refs.js";
 import type { Context, Handlers, Input } from "./types.js";
 

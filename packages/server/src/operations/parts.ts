@@ -6,9 +6,10 @@ import { notPermitted } from "../http/errors.js";
 import type { StoredRecord } from "../store/types.js";
 import { recordChange } from "./changes.js";
 import { allOf, listPage, mustGet, type Sortable } from "./common.js";
+import { refAny, refIn } from "./filters.js";
 import { FAMILIES, PART_TYPES, partSummary, resolveRecord, resolveTags, resolveUsers } from "./refs.js";
 import type { Context, Handlers } from "./types.js";
-import { anyRefIn, artifactsFor, readableTypes, refIn, syncArtifactParents } from "./work-common.js";
+import { artifactsFor, readableTypes, syncArtifactParents } from "./work-common.js";
 
 const PART_KIND = FAMILIES.product.kind;
 
@@ -111,10 +112,10 @@ export const parts = {
       filter: allOf(
         types.length < PART_TYPES.length && { op: "in", path: "subtype", values: types },
         input.name?.length ? { op: "in", path: "label", values: input.name } : undefined,
-        anyRefIn("owned_by", input.owned_by),
-        anyRefIn("parent_part", input.parent_part?.parts),
+        refAny("owned_by", input.owned_by),
+        refAny("parent_part", input.parent_part?.parts),
         refIn("created_by", input.created_by),
-        anyRefIn("tags", input.tags, "tag"),
+        refAny("tags", input.tags, "tag"),
       ),
       sortable: SORTABLE,
     });

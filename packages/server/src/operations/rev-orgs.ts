@@ -2,7 +2,7 @@ import type { RevOrg } from "@workapi/types";
 import { checkCustomFields } from "./changes.js";
 import { allOf, listPage, mustGet } from "./common.js";
 import { attachArtifacts, attachableArtifacts } from "./content-artifacts.js";
-import { dateFilter, refIn, valueIn } from "./content-filters.js";
+import { dateFilter, refIn, valueIn } from "./filters.js";
 import { FAMILIES, resolveRecord, resolveTags, resolveUsers } from "./refs.js";
 import type { Handlers } from "./types.js";
 

@@ -1,7 +1,7 @@
 import type { Survey } from "@workapi/types";
 import { checkCustomFields } from "./changes.js";
 import { allOf, listPage } from "./common.js";
-import { refIn, valueIn } from "./content-filters.js";
+import { refIn, valueIn } from "./filters.js";
 import { FAMILIES } from "./refs.js";
 import type { Handlers } from "./types.js";
 

@@ -1,71 +1,10 @@
-// Pieces the work group's handlers share (works, parts, stages, timeline entries): date and reference filters,
-// the scope rule of lists over typed families, and attaching artifacts to the record that owns them.
-import type { components, DateFilter } from "@workapi/types";
+// Pieces the work group's handlers share (works, parts, stages, timeline entries): the scope rule of lists over typed families, and attaching artifacts to the record that owns them.
+import type { components } from "@workapi/types";
 import { ApiError } from "../http/errors.js";
-import type { Filter } from "../store/types.js";
 import { resolveArtifacts } from "./refs.js";
 import type { Context } from "./types.js";
 
 type ArtifactSummary = components["schemas"]["ArtifactSummary"];
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * A date filter as store filters on `path` (a column or a data path holding ISO dates). A range is inclusive
- * at both ends; a preset counts whole UTC days from today: `last_n_days` is the start of the day `days` days
- * ago up to the end of today, `next_n_days` the start of today up to the end of the day `days` days ahead.
- */
-export function dateFilter(path: string, filter: DateFilter | undefined): Filter | undefined {
-  if (!filter) return undefined;
-  let after: string | undefined;
-  let before: string | undefined;
-  if (filter.type === "range") {
-    after = filter.after === undefined ? undefined : new Date(filter.after).toISOString();
-    before = filter.before === undefined ? undefined : new Date(filter.before).toISOString();
-  } else {
-    const today = new Date();
-    today.setUTCHours(0, 0, 0, 0);
-    const start = today.getTime();
-    const endOfDay = (time: number) => new Date(time + DAY_MS - 1).toISOString();
-    if (filter.preset_type === "last_n_days") {
-      after = new Date(start - filter.days * DAY_MS).toISOString();
-      before = endOfDay(start);
-    } else {
-      after = new Date(start).toISOString();
-      before = endOfDay(start + filter.days * DAY_MS);
-    }
-  }
-  const bounds: Filter[] = [];
-  if (after !== undefined) bounds.push({ op: "gte", path, value: after });
-  if (before !== undefined) bounds.push({ op: "lte", path, value: before });
-  if (bounds.length === 0) return { op: "exists", path, exists: true };
-  return bounds.length === 1 ? bounds[0] : { op: "and", filters: bounds };
-}
-
-/** A reference (`{id, display_id}` at `path`) that is one of `ids`, given as ids or display ids. */
-export function refIn(path: string, ids: string[] | undefined): Filter | undefined {
-  if (!ids?.length) return undefined;
-  return {
-    op: "or",
-    filters: [
-      { op: "in", path: `${path}.id`, values: ids },
-      { op: "in", path: `${path}.display_id`, values: ids },
-    ],
-  };
-}
-
-/** An array of references at `path` (elements `{id, display_id}` under `key`) holding one of `ids`. */
-export function anyRefIn(path: string, ids: string[] | undefined, key?: string): Filter | undefined {
-  if (!ids?.length) return undefined;
-  const prefix = key ? `${key}.` : "";
-  return {
-    op: "or",
-    filters: [
-      { op: "any", path, key: `${prefix}id`, values: ids },
-      { op: "any", path, key: `${prefix}display_id`, values: ids },
-    ],
-  };
-}
 
 /**
  * The types a list over a typed family (works, parts) may show. Types asked for explicitly must each be
@@ -148,13 +87,4 @@ async function setArtifactParent(ctx: Context, id: string, from: string | null, 
     data: current.data,
     parent_id: to,
   }));
-}
-
-/** JSON text with object keys sorted: equal for equal values whatever the key order (PostgreSQL's jsonb reorders). */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) =>
-    inner !== null && typeof inner === "object" && !Array.isArray(inner)
-      ? Object.fromEntries(Object.entries(inner).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : inner,
-  );
 }

@@ -4,8 +4,9 @@
 import type { StageInfo, Work, WorkType } from "@workapi/types";
 import { ApiError, notPermitted } from "../http/errors.js";
 import type { Filter, StoredRecord } from "../store/types.js";
-import { checkCustomFields, fieldDeltas, recordChange } from "./changes.js";
+import { canonical, checkCustomFields, fieldDeltas, recordChange } from "./changes.js";
 import { allOf, BASE_SORTABLE, listPage, mustGet, type Sortable, sortKeys } from "./common.js";
+import { dateFilter, refAny, refIn } from "./filters.js";
 import {
   FAMILIES,
   invalidId,
@@ -17,15 +18,7 @@ import {
   WORK_TYPES,
 } from "./refs.js";
 import type { Context, Handlers, Input } from "./types.js";
-import {
-  anyRefIn,
-  artifactsFor,
-  canonicalJson,
-  dateFilter,
-  readableTypes,
-  refIn,
-  syncArtifactParents,
-} from "./work-common.js";
+import { artifactsFor, readableTypes, syncArtifactParents } from "./work-common.js";
 import { checkEntry, checkTransition, diagramFor, startStage } from "./work-diagrams.js";
 
 const WORK_KIND = FAMILIES.issue.kind;
@@ -120,11 +113,11 @@ async function worksFilter(ctx: Context, input: WorkFilters): Promise<Filter | u
     input.external_ref?.length ? { op: "in", path: "external_ref", values: input.external_ref } : undefined,
     refIn("modified_by", input.modified_by),
     dateFilter("modified_date", input.modified_date),
-    anyRefIn("owned_by", input.owned_by),
-    anyRefIn("reported_by", input.reported_by),
+    refAny("owned_by", input.owned_by),
+    refAny("reported_by", input.reported_by),
     input.stage?.name?.length ? { op: "in", path: "stage.name", values: input.stage.name } : undefined,
     input.state?.length ? { op: "in", path: "stage.state.name", values: input.state } : undefined,
-    anyRefIn("tags", input.tags, "tag"),
+    refAny("tags", input.tags, "tag"),
     dateFilter("target_close_date", input.target_close_date),
     await vistaFilter(ctx, input.vista),
   );
@@ -155,7 +148,7 @@ function applyPatch(data: WorkData, patch: Partial<WorkData>): WorkData {
   const next: Record<string, unknown> = { ...data };
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) delete next[key];
-    else if (canonicalJson(value) !== canonicalJson(data[key])) next[key] = value;
+    else if (canonical(value) !== canonical(data[key])) next[key] = value;
   }
   return next as WorkData;
 }

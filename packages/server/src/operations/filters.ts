@@ -1,4 +1,4 @@
-// Date filters (`{type: "range", after?, before?}` or `{type: "preset", preset_type, days}`) as store filters.
+// Filters the handlers share: date filters and references given by id or display id, as store filters.
 import type { DateFilter } from "@workapi/types";
 import type { Filter } from "../store/types.js";
 import { allOf } from "./common.js";
@@ -42,4 +42,37 @@ export function dateFilter(
       before === undefined ? undefined : { op: "lte", path, value: before },
     ) ?? { op: "exists", path, exists: true }
   );
+}
+
+/** The reference object at `path` (`{id, display_id, ...}`) names one of `values`, by id or display id. */
+export function refIn(path: string, values: string[] | undefined): Filter | undefined {
+  if (!values?.length) return undefined;
+  return {
+    op: "or",
+    filters: [
+      { op: "in", path: `${path}.id`, values },
+      { op: "in", path: `${path}.display_id`, values },
+    ],
+  };
+}
+
+/**
+ * The array at `path` holds a reference naming one of `values`, by id or display id; `key` is the reference's
+ * place inside an element (`tag` for TagWithValue elements), none when the element is the reference.
+ */
+export function refAny(path: string, values: string[] | undefined, key?: string): Filter | undefined {
+  if (!values?.length) return undefined;
+  const prefix = key ? `${key}.` : "";
+  return {
+    op: "or",
+    filters: [
+      { op: "any", path, key: `${prefix}id`, values },
+      { op: "any", path, key: `${prefix}display_id`, values },
+    ],
+  };
+}
+
+/** A plain field (column or data path) equal to one of `values`. */
+export function valueIn(path: string, values: string[] | undefined): Filter | undefined {
+  return values?.length ? { op: "in", path, values } : undefined;
 }
