@@ -1,7 +1,9 @@
 export { type App, type AppOptions, buildApp } from "./app.js";
 export { configFromEnv, DEFAULTS, type ServerConfig } from "./config.js";
-export { hashToken, issueToken } from "./http/auth.js";
+export { actorOf, hashToken, issueToken } from "./http/auth.js";
 export { ApiError } from "./http/errors.js";
+export { type SessionUpload, storeSession } from "./operations/observability.js";
+export { type SeedOptions, seed } from "./seed.js";
 export { bootstrap, startServer } from "./server.js";
-export { openStore } from "./store/database.js";
+export { dropPostgresSchema, openStore } from "./store/database.js";
 export type { Store } from "./store/types.js";

@@ -3732,16 +3732,14 @@ export interface components {
             count: number;
         };
         /**
-         * @description A filter expression in prefix notation: an operator followed by its operands, such as `["eq", "$custom_fields.tnt__priority", "high"]`. Fields are named with a leading `$`.
+         * @description A filter expression in prefix notation: an operator (a string such as `eq`, `in`, `and`) followed by its operands, which are `$`-prefixed field names, values or nested expressions, such as `["eq", "$custom_fields.tnt__priority", "high"]` or `["and", ["exists", "$title"], ["ne", "$stage.name", "done"]]`. The server checks the operator and its arity and names the offending position when one is wrong.
          * @example [
          *       "eq",
          *       "$custom_fields.tnt__priority",
          *       "high"
          *     ]
          */
-        CustomObjectFilter: [
-            string
-        ];
+        CustomObjectFilter: unknown[];
         /** @description Body of `POST /custom-objects.count`. */
         CustomObjectsCountRequest: {
             /** @description The leaf type of the objects to count, such as `campaign`. */
@@ -3829,7 +3827,7 @@ export interface components {
             /** @description The leaf type of the objects to list, such as `campaign`. */
             leaf_type: string;
             cursor?: components["schemas"]["Cursor"];
-            /** @description Only objects that match: one prefix-notation expression of the kind `custom-objects.count` takes, such as `["eq", "$custom_fields.tnt__priority", "high"]`, or an array of such expressions, all of which must match. */
+            /** @description Only objects that match: one prefix-notation expression of the kind `custom-objects.count` takes, such as `["eq", "$custom_fields.tnt__priority", "high"]`, or an array of such expressions, all of which must match. An array whose first item is a string is one expression; otherwise it is a list of them. */
             filter?: components["schemas"]["CustomObjectFilter"] | components["schemas"]["CustomObjectFilter"][];
             limit?: components["schemas"]["PageLimit"];
             mode?: components["schemas"]["ListMode"];

@@ -1,6 +1,6 @@
 // What the client does against any server that speaks the interface: auth, typed errors and pagination.
-// Run against the scripted server now (conformance.test.ts); a file for the reference server can call
-// describeConformance with a Target that starts it.
+// Run against the scripted server (conformance.test.ts) and against the reference server on every database
+// (reference-server.test.ts).
 import { ApiError, createClient } from "@workapi/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Target } from "./target.js";

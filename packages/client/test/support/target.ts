@@ -1,5 +1,5 @@
-// A server the client tests can run against. The scripted server is one; a later test file can start the
-// reference server (@workapi/server) and hand the same suites a Target for it.
+// A server the client tests can run against: the scripted server here, the reference server (@workapi/server)
+// in reference-server.ts.
 import { errorBody, pagedCollection, startScriptedServer } from "./scripted-server.js";
 
 export interface Target {
