@@ -118,6 +118,13 @@ export async function seed(
   admin: DevUser,
   options: SeedOptions = {},
 ): Promise<SeedSummary> {
+  const existing = (await store.countRecords(org.id, "work")) + (await store.countRecords(org.id, "tag"));
+  if (existing > 0) {
+    throw new Error(
+      `${org.name} already holds data (${existing} works and tags); the demo data goes into a fresh organization: ` +
+        "seed an empty data directory (--data-dir) or database instead",
+    );
+  }
   const total = options.works ?? 300;
   const rnd = random(options.seed ?? 1);
   const contract = loadContract({ validateResponses: false });

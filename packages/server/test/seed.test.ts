@@ -96,3 +96,14 @@ describe.each(databases)("seed on %s", (database) => {
     expect(server.app.violations).toEqual([]);
   });
 });
+
+describe("seed twice", () => {
+  it("refuses to seed an organization that already holds data, saying what to do", async () => {
+    const server = await startTestServer("sqlite");
+    await seed(server.store, server.org, server.admin, { works: 5 });
+    await expect(seed(server.store, server.org, server.admin, { works: 5 })).rejects.toThrow(
+      /already holds data.*--data-dir/,
+    );
+    await server.close();
+  });
+});
