@@ -206,15 +206,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   fastify.get("/openapi.json", async () => contract.spec);
   fastify.get("/health", async () => ({ status: "ok" }));
 
-  // Operations whose request body is multipart/form-data in the contract.
-  const formOperations = new Set(
-    Object.values(contract.spec.paths).flatMap((item) =>
-      Object.values(item as Record<string, RawOperationBody>)
-        .filter((raw) => raw.requestBody?.content?.["multipart/form-data"] !== undefined)
-        .map((raw) => raw.operationId),
-    ),
-  );
-
   const byPath = new Map<string, Operation[]>();
   for (const operation of contract.operations) {
     byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
@@ -266,7 +257,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
             throw new Error(`no handler for ${operation.name}`);
           }
           const auth = request.auth as Authenticated;
-          const form = formOperations.has(operation.operationId);
+          const form = operation.form;
           if (operation.method === "POST" && request.isMultipart() !== form) {
             throw new ApiError(
               "invalid_content_type",
@@ -359,8 +350,6 @@ function contextFor(
     },
   };
 }
-
-type RawOperationBody = { operationId: string; requestBody?: { content?: Record<string, unknown> } };
 
 /** A file part of a multipart/form-data body. */
 export interface FormFile {

@@ -34,6 +34,8 @@ export interface Operation {
   /** Scope alternatives, any one of which suffices; empty when the operation needs no scope. */
   scopes: string[];
   successStatus: 200 | 201;
+  /** The body is multipart/form-data (checked by the handler) rather than JSON (checked by validateInput). */
+  form: boolean;
   errorTypes: string[];
   query: QueryParameter[];
   /** Validates (and fills defaults into) the input; throws the typed 400. */
@@ -138,6 +140,7 @@ export function loadContract(options: { validateResponses: boolean }): Contract 
         ...(raw["x-parent-access"] ? { parentAccess: raw["x-parent-access"] } : {}),
         scopes: opScopes,
         successStatus: success,
+        form: raw.requestBody?.content["multipart/form-data"] !== undefined,
         errorTypes: raw["x-error-types"] ?? [],
         query,
         validateInput(input) {
