@@ -1,7 +1,7 @@
 import type { Article } from "@workapi/types";
 import { notFound } from "../http/errors.js";
 import { allOf, listPage, mustGet } from "./common.js";
-import { attachArtifacts, attachableArtifacts } from "./content-artifacts.js";
+import { attachArtifacts, checkArtifacts } from "./content-artifacts.js";
 import { refAny, refIn, valueIn } from "./filters.js";
 import { FAMILIES, resolveParts, resolveRecord, resolveTags, resolveUsers } from "./refs.js";
 import type { Handlers } from "./types.js";
@@ -20,8 +20,8 @@ export const articles = {
       );
       parent = { id: record.id, display_id: record.display_id, title: record.data.title ?? "" };
     }
-    const resourceArtifacts = await attachableArtifacts(ctx, "resource.artifacts", input.resource.artifacts);
-    const extracted = await attachableArtifacts(ctx, "extracted_content", input.extracted_content);
+    const resourceArtifacts = await checkArtifacts(ctx, "resource.artifacts", input.resource.artifacts);
+    const extracted = await checkArtifacts(ctx, "extracted_content", input.extracted_content);
     const record = await ctx.store.createRecord(ctx.actor, {
       ...FAMILIES.article,
       label: input.title,

@@ -44,14 +44,16 @@ function alreadyAttached(field: string, id: string, existing: string, isSame: bo
 }
 
 /**
- * Artifacts a new record names (`field`), checked before the record is made: every id must name an artifact
- * (400 invalid_id) that is attached to no record yet (400 artifact_already_attached_to_a_parent). Returns the
- * summaries the record carries; call attachArtifacts once the record exists.
+ * Artifacts a record names (`field`), checked before it is written: every id must name an artifact (400
+ * invalid_id) that is attached to no other record than `ownerId` (400 artifact_already_attached_to_a_parent).
+ * The same artifact named twice counts once. Returns the summaries the record carries; attach them with
+ * attachArtifacts (or syncArtifactParents on an update) once the record exists.
  */
-export async function attachableArtifacts(
+export async function checkArtifacts(
   ctx: Context,
   field: string,
   ids: string[] | undefined,
+  ownerId?: string,
 ): Promise<ArtifactRef[]> {
   const out: ArtifactRef[] = [];
   for (const [index, id] of (ids ?? []).entries()) {
@@ -63,7 +65,8 @@ export async function attachableArtifacts(
       "Artifact",
     );
     const existing = parentOf(artifact);
-    if (existing) throw alreadyAttached(`${field}.${index}`, id, existing, false);
+    if (existing && existing !== ownerId) throw alreadyAttached(`${field}.${index}`, id, existing, false);
+    if (out.some((known) => known.id === artifact.id)) continue;
     out.push({
       id: artifact.id,
       display_id: artifact.display_id,
@@ -117,4 +120,43 @@ export async function requireReadAccess(
   const type = await guardingType(ctx, record);
   if (!type) return;
   requireScopes(ctx.token, [`${type}:read`, `${type}:write`, `${type}:all`], [record.id]);
+}
+
+/**
+ * Makes `ownerId` the parent of the artifacts it now carries and releases the ones it no longer carries, so
+ * that an artifact belongs to one record at a time (`artifacts.list` lists a record's files by parent).
+ */
+/**
+ * After a record's artifacts changed from `before` to `after`: artifacts it dropped are freed, artifacts it
+ * gained now belong to it (their parent is the record).
+ */
+export async function syncArtifactParents(
+  ctx: Context,
+  ownerId: string,
+  before: Array<{ id: string }> | undefined,
+  after: Array<{ id: string }> | undefined,
+): Promise<void> {
+  const kept = new Set((after ?? []).map((artifact) => artifact.id));
+  const had = new Set((before ?? []).map((artifact) => artifact.id));
+  for (const artifact of before ?? []) {
+    if (!kept.has(artifact.id)) await setArtifactParent(ctx, artifact.id, ownerId, null);
+  }
+  for (const artifact of after ?? []) {
+    if (!had.has(artifact.id)) await setArtifactParent(ctx, artifact.id, null, ownerId);
+  }
+}
+
+async function setArtifactParent(ctx: Context, id: string, from: string | null, to: string | null) {
+  const artifact = await ctx.store.getRecord(ctx.org.id, [FAMILIES.artifact.kind], id);
+  // An artifact deleted meanwhile, or already moved on to another record, is left alone.
+  if (!artifact || (from !== null && artifact.parent_id !== from)) return;
+  await ctx.store.updateRecord<Record<string, unknown>>(
+    ctx.actor,
+    FAMILIES.artifact.kind,
+    artifact.id,
+    (current) => ({
+      data: current.data,
+      parent_id: to,
+    }),
+  );
 }

@@ -2,7 +2,7 @@ import type { Conversation, TimelineEntry } from "@workapi/types";
 import { notPermitted } from "../http/errors.js";
 import { checkCustomFields, recordChange } from "./changes.js";
 import { allOf, listPage, mustGet } from "./common.js";
-import { type ArtifactRef, attachArtifacts, attachableArtifacts } from "./content-artifacts.js";
+import { type ArtifactRef, attachArtifacts, checkArtifacts } from "./content-artifacts.js";
 import { refAny, refIn, valueIn } from "./filters.js";
 import { FAMILIES, resolveRecord, resolveStage, resolveTags, resolveUsers } from "./refs.js";
 import type { Handlers } from "./types.js";
@@ -48,7 +48,7 @@ export const conversations = {
     // Every message's files, checked before anything is written.
     const messageArtifacts: ArtifactRef[][] = [];
     for (const [index, message] of (input.messages ?? []).entries()) {
-      messageArtifacts.push(await attachableArtifacts(ctx, `messages.${index}.artifacts`, message.artifacts));
+      messageArtifacts.push(await checkArtifacts(ctx, `messages.${index}.artifacts`, message.artifacts));
     }
     // Brands, channels, groups and AI agents are not records of this server: their ids are kept as given.
     const record = await ctx.store.createRecord(ctx.actor, {

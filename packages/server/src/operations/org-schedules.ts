@@ -2,7 +2,7 @@
 import type { OrgSchedule, OrgScheduleFragment } from "@workapi/types";
 import { notPermitted } from "../http/errors.js";
 import { allOf, listPage } from "./common.js";
-import { dateFilter } from "./filters.js";
+import { dateFilter, refIn } from "./filters.js";
 import { FAMILIES, resolveRecord } from "./refs.js";
 import type { Context, Handlers, Input } from "./types.js";
 
@@ -165,13 +165,7 @@ export const orgSchedules = {
     const { items, ...cursors } = await listPage<OrgSchedule>(ctx, FAMILIES.org_schedule.kind, input, {
       filter: allOf(
         input.status?.length ? { op: "in", path: "status", values: input.status } : undefined,
-        creators.length > 0 && {
-          op: "or",
-          filters: [
-            { op: "in", path: "created_by.id", values: creators },
-            { op: "in", path: "created_by.display_id", values: creators },
-          ],
-        },
+        refIn("created_by", creators),
         dateFilter("valid_until", input.valid_until),
       ),
       sortable: {

@@ -6,10 +6,11 @@ import { notPermitted } from "../http/errors.js";
 import type { StoredRecord } from "../store/types.js";
 import { recordChange } from "./changes.js";
 import { allOf, listPage, mustGet, type Sortable } from "./common.js";
+import { checkArtifacts, syncArtifactParents } from "./content-artifacts.js";
 import { refAny, refIn } from "./filters.js";
 import { FAMILIES, PART_TYPES, partSummary, resolveRecord, resolveTags, resolveUsers } from "./refs.js";
 import type { Context, Handlers } from "./types.js";
-import { artifactsFor, readableTypes, syncArtifactParents } from "./work-common.js";
+import { readableTypes } from "./work-common.js";
 
 const PART_KIND = FAMILIES.product.kind;
 
@@ -80,7 +81,7 @@ export const parts = {
     const parent = await parentFor(ctx, input.type, input.parent_part);
     const ownedBy = await resolveUsers(ctx, "owned_by", input.owned_by);
     const tags = await resolveTags(ctx, "tags", input.tags);
-    const artifacts = await artifactsFor(ctx, "artifacts", input.artifacts, undefined);
+    const artifacts = await checkArtifacts(ctx, "artifacts", input.artifacts);
     const record = await ctx.store.createRecord<PartData>(ctx.actor, {
       ...FAMILIES[input.type],
       subtype: input.type,

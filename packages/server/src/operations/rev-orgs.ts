@@ -1,7 +1,7 @@
 import type { RevOrg } from "@workapi/types";
 import { checkCustomFields } from "./changes.js";
 import { allOf, listPage, mustGet } from "./common.js";
-import { attachArtifacts, attachableArtifacts } from "./content-artifacts.js";
+import { attachArtifacts, checkArtifacts } from "./content-artifacts.js";
 import { dateFilter, refIn, valueIn } from "./filters.js";
 import { FAMILIES, resolveRecord, resolveTags, resolveUsers } from "./refs.js";
 import type { Handlers } from "./types.js";
@@ -43,7 +43,7 @@ export const revOrgs = {
       display_id: account.display_id,
       display_name: account.data.display_name ?? "",
     };
-    const artifacts = await attachableArtifacts(ctx, "artifacts", input.artifacts);
+    const artifacts = await checkArtifacts(ctx, "artifacts", input.artifacts);
     // external_ref goes into the indexed column: the store refuses a second one with a conflict (409).
     const record = await ctx.store.createRecord(ctx.actor, {
       ...FAMILIES.rev_org,

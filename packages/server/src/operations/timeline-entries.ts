@@ -7,9 +7,9 @@ import type { TimelineEntry } from "@workapi/types";
 import { notFound, notPermitted } from "../http/errors.js";
 import type { Filter, StoredRecord } from "../store/types.js";
 import { allOf, listPage } from "./common.js";
+import { checkArtifacts, syncArtifactParents } from "./content-artifacts.js";
 import { FAMILIES, idTypeOf } from "./refs.js";
 import type { Context, Handlers } from "./types.js";
-import { artifactsFor, syncArtifactParents } from "./work-common.js";
 
 const ENTRY_KIND = FAMILIES.timeline_entry.kind;
 
@@ -58,7 +58,7 @@ const seenByCaller = (ctx: Context): Filter => ({
 export const timelineEntries = {
   "timeline-entries.create": async (ctx, input) => {
     const { record: owner, type } = await timelineOwner(ctx, "object", input.object);
-    const artifacts = await artifactsFor(ctx, "artifacts", input.artifacts, undefined);
+    const artifacts = await checkArtifacts(ctx, "artifacts", input.artifacts);
     const record = await ctx.store.createRecord<EntryData>(ctx.actor, {
       ...FAMILIES.timeline_entry,
       subtype: input.type,

@@ -5,6 +5,7 @@ import type { Vista } from "@workapi/types";
 import { notPermitted } from "../http/errors.js";
 import type { Filter } from "../store/types.js";
 import { allOf, listPage } from "./common.js";
+import { refIn } from "./filters.js";
 import { FAMILIES, invalidId } from "./refs.js";
 import type { Context, Handlers, Input } from "./types.js";
 
@@ -136,13 +137,7 @@ export const vistas = {
         ],
       },
       input.type?.length ? { op: "in", path: "type", values: input.type } : undefined,
-      creators.length > 0 && {
-        op: "or",
-        filters: [
-          { op: "in", path: "created_by.id", values: creators },
-          { op: "in", path: "created_by.display_id", values: creators },
-        ],
-      },
+      refIn("created_by", creators),
       input.flavor?.length ? { op: "in", path: "flavor", values: input.flavor } : undefined,
       input.is_default !== undefined ? { op: "eq", path: "is_default", value: input.is_default } : undefined,
       // A member can access the vistas they created and those shared with them.

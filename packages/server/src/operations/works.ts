@@ -6,6 +6,7 @@ import { ApiError, notPermitted } from "../http/errors.js";
 import type { Filter, StoredRecord } from "../store/types.js";
 import { canonical, checkCustomFields, fieldDeltas, recordChange } from "./changes.js";
 import { allOf, BASE_SORTABLE, listPage, mustGet, type Sortable, sortKeys } from "./common.js";
+import { checkArtifacts, syncArtifactParents } from "./content-artifacts.js";
 import { dateFilter, refAny, refIn } from "./filters.js";
 import {
   FAMILIES,
@@ -18,7 +19,7 @@ import {
   WORK_TYPES,
 } from "./refs.js";
 import type { Context, Handlers, Input } from "./types.js";
-import { artifactsFor, readableTypes, syncArtifactParents } from "./work-common.js";
+import { readableTypes } from "./work-common.js";
 import { checkEntry, checkTransition, diagramFor, startStage } from "./work-diagrams.js";
 
 const WORK_KIND = FAMILIES.issue.kind;
@@ -176,7 +177,7 @@ export const works = {
     const ownedBy = await resolveUsers(ctx, "owned_by", input.owned_by);
     const reportedBy = await resolveUsers(ctx, "reported_by", input.reported_by);
     const tags = await resolveTags(ctx, "tags", input.tags);
-    const artifacts = await artifactsFor(ctx, "artifacts", input.artifacts, undefined);
+    const artifacts = await checkArtifacts(ctx, "artifacts", input.artifacts);
     const spec = input.custom_schema_spec as Record<string, unknown> | undefined;
     const fragments = checkCustomFields(input.custom_fields, spec, input.type);
 
@@ -271,10 +272,10 @@ export const works = {
         );
       }
       if (set) {
-        patch.artifacts = await artifactsFor(ctx, "artifacts.set", set, existing.id);
+        patch.artifacts = await checkArtifacts(ctx, "artifacts.set", set, existing.id);
       } else {
         // Attach the added ones that are not attached yet, then detach the removed ones (by id or display id).
-        const added = await artifactsFor(ctx, "artifacts.add", add, existing.id);
+        const added = await checkArtifacts(ctx, "artifacts.add", add, existing.id);
         const current = existing.data.artifacts ?? [];
         const merged = [...current, ...added.filter((a) => !current.some((c) => c.id === a.id))];
         patch.artifacts = merged.filter(
