@@ -68,20 +68,20 @@ export function userSummary(user: UserRef): UserSummary {
   return { ...user };
 }
 
-/** Dev users by id or display id; every id must exist. */
+/** Dev users by id or display id; every id must exist in the caller's organization. */
 export async function resolveUsers(
   ctx: Context,
   field: string,
   ids: string[] | undefined,
 ): Promise<UserSummary[]> {
-  if (!ids) return [];
-  const users = await ctx.store.listDevUsers(ctx.org.id);
-  return ids.map((id, index) => {
-    const user = users.find((candidate) => candidate.id === id || candidate.display_id === id);
+  const users: UserSummary[] = [];
+  for (const [index, id] of (ids ?? []).entries()) {
+    const user = await ctx.store.getDevUser(ctx.org.id, id);
     if (!user) throw invalidId(`${field}.${index}`, id, "User");
     const { org_id: _org, created_date: _created, ...summary } = user;
-    return summary;
-  });
+    users.push(summary);
+  }
+  return users;
 }
 
 /** A record of one of `kinds` named in a request field, or the typed 400. */
