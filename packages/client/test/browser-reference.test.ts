@@ -2,7 +2,6 @@
 // server on another: the server's CORS option (corsOrigins ["*"]) lets the page send its bearer token and JSON
 // and multipart bodies, and read the exposed x-request-id and x-ratelimit-* headers. Skips, saying why, where
 // no Chromium is installed.
-import type * as Client from "@workapi/client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -18,12 +17,6 @@ if (!hasChromium) {
   console.warn(
     `skipping the browser test of @workapi/client against the reference server: no Chromium at ${executablePath} (apt-get install chromium)`,
   );
-}
-
-declare global {
-  interface Window {
-    workapi: typeof Client;
-  }
 }
 
 describe.skipIf(!hasChromium)("the built client in headless Chromium, against the reference server", () => {

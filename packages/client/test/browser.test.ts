@@ -1,6 +1,5 @@
 // The built client in headless Chromium, calling a server on another origin (the scripted server, which
 // answers CORS preflights). Skips, saying why, where no Chromium is installed.
-import type * as Client from "@workapi/client";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -21,12 +20,6 @@ if (!hasChromium) {
   console.warn(
     `skipping the browser test of @workapi/client: no Chromium at ${executablePath} (apt-get install chromium)`,
   );
-}
-
-declare global {
-  interface Window {
-    workapi: typeof Client;
-  }
 }
 
 describe.skipIf(!hasChromium)("the client in headless Chromium, across origins", () => {

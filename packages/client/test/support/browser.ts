@@ -4,8 +4,16 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import type * as Client from "@workapi/client";
 import { build } from "esbuild";
 import { type Browser, chromium } from "playwright-core";
+
+/** The bundle the test pages load puts the client module on `window.workapi`. */
+declare global {
+  interface Window {
+    workapi: typeof Client;
+  }
+}
 
 export const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const hasChromium = existsSync(executablePath);

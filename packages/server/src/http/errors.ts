@@ -30,23 +30,6 @@ const STATUS: Record<ErrorType, number> = {
   service_unavailable: 503,
 };
 
-/** The status an error type is answered with. */
-export function statusOf(type: ErrorType): number {
-  return STATUS[type];
-}
-
-type Extras<T extends ErrorType> = Omit<
-  Extract<ApiErrorBody, { type: T }> | ApiErrorOf<T>,
-  "type" | "message" | "detail"
->;
-type ApiErrorOf<T> = ApiErrorBody extends infer E
-  ? E extends { type: infer U }
-    ? T extends U
-      ? E
-      : never
-    : never
-  : never;
-
 /** A failure to answer with a typed error body. Throw it from anywhere; the error handler sends it. */
 export class ApiError extends Error {
   status: number;
@@ -61,10 +44,6 @@ export class ApiError extends Error {
     super(message);
     this.name = "ApiError";
     this.status = STATUS[type];
-  }
-
-  static of<T extends ErrorType>(type: T, message: string, detail: string, extras: Extras<T>): ApiError {
-    return new ApiError(type, message, detail, extras as Record<string, unknown>);
   }
 
   withHeader(name: string, value: string): this {

@@ -2,7 +2,7 @@
 // with the typed 400 `invalid_id` naming the field when an id does not exist in the caller's organization.
 import type { PartSummary, StageInfo, TagWithValue, UserSummary } from "@workapi/types";
 import { ApiError } from "../http/errors.js";
-import type { Actor, StoredRecord, UserRef } from "../store/types.js";
+import type { Actor, StoredRecord } from "../store/types.js";
 import type { Context } from "./types.js";
 
 /** Record families, their id word and display prefix. Work and part families are per type. */
@@ -61,11 +61,6 @@ export function invalidId(field: string, id: string, what: string): ApiError {
     `${what} '${id}' does not exist in this organization.`,
     { field_name: field },
   );
-}
-
-/** The user summary records carry. */
-export function userSummary(user: UserRef): UserSummary {
-  return { ...user };
 }
 
 /** Dev users by id or display id; every id must exist in the caller's organization. */
@@ -154,25 +149,6 @@ export async function resolveTags(
         ...(tag.data.style_new ? { style_new: tag.data.style_new } : {}),
       },
       ...(ref.value !== undefined ? { value: ref.value } : {}),
-    });
-  }
-  return out;
-}
-
-export async function resolveArtifacts(ctx: Context, field: string, ids: string[] | undefined) {
-  const out = [];
-  for (const [index, id] of (ids ?? []).entries()) {
-    const artifact = await resolveRecord<{ file?: { name?: string; type?: string; size?: number } }>(
-      ctx,
-      `${field}.${index}`,
-      ["artifact"],
-      id,
-      "Artifact",
-    );
-    out.push({
-      id: artifact.id,
-      display_id: artifact.display_id,
-      ...(artifact.data.file ? { file: artifact.data.file } : {}),
     });
   }
   return out;
