@@ -1,18 +1,19 @@
-// scripts/contract-diff.mjs: every classification rule as a given/want row over a small hand-made contract,
-// the recursion guard, the report formats, the command line, and the real bundle against itself.
+// The differ: every classification rule as a given/want row over a small hand-made contract, the recursion
+// guard, the report formats and the command line over files. (real-bundle.test.ts covers every rule on the
+// committed bundle, cli.test.ts the gate in a git repository.)
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadSpec } from "@workapi/spec";
 import { afterAll, describe, expect, it } from "vitest";
-import { diffContracts, formatReport } from "../../../scripts/contract-diff.mjs";
-import { loadSpec } from "../index.js";
+import { diffContracts, formatReport, MARKDOWN_LIMIT } from "../src/index.js";
 
 type Node = Record<string, unknown>;
 type Doc = Node;
 
-const script = fileURLToPath(new URL("../../../scripts/contract-diff.mjs", import.meta.url));
+const script = fileURLToPath(new URL("../bin/workapi-contract-diff.js", import.meta.url));
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ content: { "application/json": { schema } } });
 
@@ -164,22 +165,22 @@ const unset = (node: Node, key: string) => Reflect.deleteProperty(node, key);
 /** `base` changes only the base contract, `head` only the head one; both start from contract(). */
 type Row = { name: string; base?: (doc: Doc) => void; head?: (doc: Doc) => void; want: string[] };
 
-// want: "<B|N> <operationId> <where> <rule>", B for breaking and N for non-breaking.
+// want: "<level> <operationId> <where> <rule>".
 const requestRows: Row[] = [
   {
     name: "a new required field breaks callers",
     head: (d) => addField(d, "ThingsCreateRequest", "note", { type: "string" }, true),
-    want: ["B things-create body.note field-added-required"],
+    want: ["error things-create body.note request-property-added-required"],
   },
   {
     name: "an optional field added does not",
     head: (d) => addField(d, "ThingsCreateRequest", "note", { type: "string" }),
-    want: ["N things-create body.note field-added-optional"],
+    want: ["info things-create body.note request-property-added-optional"],
   },
   {
     name: "a field removed from a closed body breaks callers that send it",
     head: (d) => removeField(d, "ThingsCreateRequest", "size"),
-    want: ["B things-create body.size field-removed"],
+    want: ["error things-create body.size request-property-removed"],
   },
   {
     name: "a field removed from an open body does not",
@@ -188,97 +189,97 @@ const requestRows: Row[] = [
       unset(schema(d, "ThingsCreateRequest"), "additionalProperties");
       removeField(d, "ThingsCreateRequest", "size");
     },
-    want: ["N things-create body.size field-removed"],
+    want: ["warning things-create body.size request-property-removed-ignored"],
   },
   {
     name: "a field becoming required breaks callers",
     head: (d) => setRequired(d, "ThingsCreateRequest", "size", true),
-    want: ["B things-create body.size field-became-required"],
+    want: ["error things-create body.size request-property-became-required"],
   },
   {
     name: "a field becoming optional does not",
     head: (d) => setRequired(d, "ThingsCreateRequest", "title", false),
-    want: ["N things-create body.title field-became-optional"],
+    want: ["info things-create body.title request-property-became-optional"],
   },
   {
     name: "a type change breaks callers",
     head: (d) => Object.assign(field(d, "ThingsCreateRequest", "size"), { type: "string" }),
-    want: ["B things-create body.size type-changed"],
+    want: ["error things-create body.size request-type-changed"],
   },
   {
     name: "a type widened to accept more (integer -> integer | null) does not",
     head: (d) => Object.assign(field(d, "ThingsCreateRequest", "size"), { type: ["integer", "null"] }),
-    want: ["N things-create body.size type-widened"],
+    want: ["info things-create body.size request-type-widened"],
   },
   {
     name: "an enum value removed breaks callers",
     head: (d) => enumOf(d, "ThingsCreateRequest", "properties", "visibility").pop(),
-    want: ["B things-create body.visibility enum-value-removed"],
+    want: ["error things-create body.visibility request-enum-value-removed"],
   },
   {
     name: "an enum value added does not",
     head: (d) => enumOf(d, "ThingsCreateRequest", "properties", "visibility").push("org"),
-    want: ["N things-create body.visibility enum-value-added"],
+    want: ["info things-create body.visibility request-enum-value-added"],
   },
   {
     name: "an enum dropped (any value accepted) does not",
     head: (d) => unset(field(d, "ThingsCreateRequest", "visibility"), "enum"),
-    want: ["N things-create body.visibility enum-removed"],
+    want: ["info things-create body.visibility request-enum-removed"],
   },
   {
     name: "an enum added (values now limited) breaks callers",
     head: (d) => Object.assign(field(d, "ThingsCreateRequest", "title"), { enum: ["a", "b"] }),
-    want: ["B things-create body.title enum-added"],
+    want: ["error things-create body.title request-enum-added"],
   },
   {
     name: "maxLength lowered is tighter",
     head: (d) => Object.assign(field(d, "ThingsCreateRequest", "title"), { maxLength: 100 }),
-    want: ["B things-create body.title bound-tightened"],
+    want: ["error things-create body.title request-bound-tightened"],
   },
   {
     name: "maxLength raised is looser",
     head: (d) => Object.assign(field(d, "ThingsCreateRequest", "title"), { maxLength: 300 }),
-    want: ["N things-create body.title bound-loosened"],
+    want: ["info things-create body.title request-bound-loosened"],
   },
   {
     name: "minLength raised is tighter",
     head: (d) => Object.assign(field(d, "ThingsCreateRequest", "title"), { minLength: 3 }),
-    want: ["B things-create body.title bound-tightened"],
+    want: ["error things-create body.title request-bound-tightened"],
   },
   {
     name: "minLength lowered is looser",
     head: (d) => Object.assign(field(d, "ThingsCreateRequest", "title"), { minLength: 0 }),
-    want: ["N things-create body.title bound-loosened"],
+    want: ["info things-create body.title request-bound-loosened"],
   },
   {
     name: "maximum lowered is tighter",
     head: (d) => Object.assign(field(d, "ThingsCreateRequest", "size"), { maximum: 50 }),
-    want: ["B things-create body.size bound-tightened"],
+    want: ["error things-create body.size request-bound-tightened"],
   },
   {
     name: "minimum raised is tighter",
     head: (d) => Object.assign(field(d, "ThingsCreateRequest", "size"), { minimum: 1 }),
-    want: ["B things-create body.size bound-tightened"],
+    want: ["error things-create body.size request-bound-tightened"],
   },
   {
     name: "minimum removed is looser",
     head: (d) => unset(field(d, "ThingsCreateRequest", "size"), "minimum"),
-    want: ["N things-create body.size bound-loosened"],
+    want: ["info things-create body.size request-bound-loosened"],
   },
   {
     name: "maxItems lowered is tighter",
     head: (d) => Object.assign(field(d, "ThingsCreateRequest", "tags"), { maxItems: 5 }),
-    want: ["B things-create body.tags bound-tightened"],
+    want: ["error things-create body.tags request-bound-tightened"],
   },
   {
     name: "a bound added to array items is tighter, reported on the items",
     head: (d) => Object.assign(at(field(d, "ThingsCreateRequest", "tags"), "items"), { maxLength: 20 }),
-    want: ["B things-create body.tags[] bound-tightened"],
+    want: ["error things-create body.tags[] request-bound-tightened"],
   },
   {
     name: "a change behind a $ref is reported by its dotted path",
     head: (d) => Object.assign(field(d, "StageInput", "name"), { maxLength: 32 }),
-    want: ["B things-create body.stage.name bound-tightened"],
+    want: ["error things-create body.stage.name request-bound-tightened"],
   },
   {
     name: "a required field brought in through allOf breaks callers",
@@ -287,81 +288,81 @@ const requestRows: Row[] = [
       schemas.Audited = { type: "object", required: ["reason"], properties: { reason: { type: "string" } } };
       schemas.ThingsCreateRequest = { allOf: [ref("Audited"), schemas.ThingsCreateRequest] };
     },
-    want: ["B things-create body.reason field-added-required"],
+    want: ["error things-create body.reason request-property-added-required"],
   },
   {
     name: "a oneOf variant removed breaks callers that send it",
     head: (d) => (field(d, "ThingsCreateRequest", "filter").oneOf as unknown[]).pop(),
-    want: ["B things-create body.filter variant-removed"],
+    want: ["error things-create body.filter request-variant-removed"],
   },
   {
     name: "a oneOf variant added does not",
     head: (d) => (field(d, "ThingsCreateRequest", "filter").oneOf as unknown[]).push(ref("StageInput")),
-    want: ["N things-create body.filter variant-added"],
+    want: ["info things-create body.filter request-variant-added"],
   },
   {
     name: "a change inside a oneOf variant is named by the variant",
     head: (d) => Object.assign(field(d, "PresetFilter", "days"), { minimum: 7 }),
-    want: ["B things-create body.filter(PresetFilter).days bound-tightened"],
+    want: ["error things-create body.filter(PresetFilter).days request-bound-tightened"],
   },
   {
     name: "a format changed breaks callers",
     head: (d) => Object.assign(field(d, "ThingsCreateRequest", "due"), { format: "date" }),
-    want: ["B things-create body.due format-changed"],
+    want: ["error things-create body.due request-format-changed"],
   },
   {
     name: "a format dropped does not",
     head: (d) => unset(field(d, "ThingsCreateRequest", "due"), "format"),
-    want: ["N things-create body.due format-removed"],
+    want: ["info things-create body.due request-format-removed"],
   },
   {
     name: "a pattern added breaks callers",
     head: (d) => Object.assign(field(d, "ThingsCreateRequest", "title"), { pattern: "^[a-z]+$" }),
-    want: ["B things-create body.title pattern-added"],
+    want: ["error things-create body.title request-pattern-added"],
   },
   {
     name: "a body that starts rejecting unknown fields breaks callers",
     base: (d) => unset(schema(d, "ThingsCreateRequest"), "additionalProperties"),
-    want: ["B things-create body body-closed"],
+    want: ["error things-create body request-body-closed"],
   },
   {
     name: "a body that starts accepting unknown fields does not",
     head: (d) => unset(schema(d, "ThingsCreateRequest"), "additionalProperties"),
-    want: ["N things-create body body-opened"],
+    want: ["info things-create body request-body-opened"],
   },
   {
     name: "a body becoming optional does not break callers",
     head: (d) => Object.assign(at(op(d, "/things.create", "post"), "requestBody"), { required: false }),
-    want: ["N things-create body body-became-optional"],
+    want: ["info things-create body request-body-became-optional"],
   },
   {
     name: "a body becoming required breaks them",
     base: (d) => Object.assign(at(op(d, "/things.create", "post"), "requestBody"), { required: false }),
-    want: ["B things-create body body-became-required"],
+    want: ["error things-create body request-body-became-required"],
   },
   {
     name: "a required body on an operation that took none breaks callers",
     head: (d) => {
       op(d, "/things.list", "get").requestBody = { required: true, ...json({ type: "object" }) };
     },
-    want: ["B things-list body body-added-required"],
+    want: ["error things-list body request-body-added-required"],
   },
   {
     name: "an optional body on an operation that took none does not",
     head: (d) => {
       op(d, "/things.list", "get").requestBody = json({ type: "object" });
     },
-    want: ["N things-list body body-added-optional"],
+    want: ["info things-list body request-body-added-optional"],
   },
   {
     name: "a body removed breaks callers that send one",
     head: (d) => unset(op(d, "/things.create", "post"), "requestBody"),
-    want: ["B things-create body body-removed"],
+    want: ["error things-create body request-body-removed"],
   },
   {
     name: "a format added is tighter",
     head: (d) => Object.assign(field(d, "ThingsCreateRequest", "title"), { format: "email" }),
-    want: ["B things-create body.title format-added"],
+    want: ["error things-create body.title request-format-added"],
   },
   {
     name: "a pattern changed is tighter, a pattern removed looser",
@@ -370,36 +371,39 @@ const requestRows: Row[] = [
       Object.assign(field(d, "ThingsCreateRequest", "title"), { pattern: "^b" });
       Object.assign(field(d, "StageInput", "name"), { pattern: "^c" });
     },
-    want: ["B things-create body.title pattern-changed", "B things-create body.stage.name pattern-added"],
+    want: [
+      "error things-create body.title request-pattern-changed",
+      "error things-create body.stage.name request-pattern-added",
+    ],
   },
   {
     name: "a pattern removed is looser",
     base: (d) => Object.assign(field(d, "ThingsCreateRequest", "title"), { pattern: "^a" }),
-    want: ["N things-create body.title pattern-removed"],
+    want: ["info things-create body.title request-pattern-removed"],
   },
   {
     name: "a tuple position no longer described is looser",
     head: (d) => (field(d, "ThingsCreateRequest", "span").prefixItems as unknown[]).pop(),
-    want: ["N things-create body.span[1] position-removed"],
+    want: ["info things-create body.span[1] request-position-removed"],
   },
   {
     name: "a tuple position newly described is tighter",
     head: (d) => (field(d, "ThingsCreateRequest", "span").prefixItems as unknown[]).push({ type: "string" }),
-    want: ["B things-create body.span[2] position-added"],
+    want: ["error things-create body.span[2] request-position-added"],
   },
   {
     name: "a change at a tuple position is reported by its index",
     head: (d) => {
       field(d, "ThingsCreateRequest", "span").prefixItems = [{ type: "integer" }, { type: "string" }];
     },
-    want: ["B things-create body.span[1] type-changed"],
+    want: ["error things-create body.span[1] request-type-changed"],
   },
   {
     name: "a union replaced by a single shape is a type change",
     head: (d) => {
       schema(d, "ThingsCreateRequest", "properties").filter = ref("RangeFilter");
     },
-    want: ["B things-create body.filter type-changed"],
+    want: ["error things-create body.filter request-type-changed"],
   },
   {
     name: "a media type added to a body does not",
@@ -407,48 +411,48 @@ const requestRows: Row[] = [
       const content = at(op(d, "/things.create", "post"), "requestBody", "content");
       content["multipart/form-data"] = { schema: { type: "object" } };
     },
-    want: ["N things-create body(multipart/form-data) media-type-added"],
+    want: ["info things-create body(multipart/form-data) request-media-type-added"],
   },
   {
     name: "a new required parameter breaks callers",
     head: (d) =>
       listParameters(d).push({ name: "org", in: "query", required: true, schema: { type: "string" } }),
-    want: ["B things-list query.org parameter-added-required"],
+    want: ["error things-list query.org request-parameter-added-required"],
   },
   {
     name: "an optional parameter added does not",
     head: (d) => listParameters(d).push({ name: "q", in: "query", schema: { type: "string" } }),
-    want: ["N things-list query.q parameter-added-optional"],
+    want: ["info things-list query.q request-parameter-added-optional"],
   },
   {
     name: "a parameter removed (here a shared $ref one) breaks callers",
     head: (d) => listParameters(d).shift(),
-    want: ["B things-list query.cursor parameter-removed"],
+    want: ["error things-list query.cursor request-parameter-removed"],
   },
   {
     name: "a parameter becoming required breaks callers",
     head: (d) => Object.assign(limit(d), { required: true }),
-    want: ["B things-list query.limit parameter-became-required"],
+    want: ["error things-list query.limit request-parameter-became-required"],
   },
   {
     name: "a parameter becoming optional does not",
     base: (d) => Object.assign(limit(d), { required: true }),
-    want: ["N things-list query.limit parameter-became-optional"],
+    want: ["info things-list query.limit request-parameter-became-optional"],
   },
   {
     name: "a parameter's maximum lowered is tighter",
     head: (d) => Object.assign(at(limit(d), "schema"), { maximum: 50 }),
-    want: ["B things-list query.limit bound-tightened"],
+    want: ["error things-list query.limit request-bound-tightened"],
   },
   {
     name: "a parameter's enum value removed (through a $ref) breaks callers",
     head: (d) => enumOf(d, "ListMode").pop(),
-    want: ["B things-list query.mode enum-value-removed"],
+    want: ["error things-list query.mode request-enum-value-removed"],
   },
   {
     name: "a parameter's enum value added does not",
     head: (d) => enumOf(d, "ListMode").push("around"),
-    want: ["N things-list query.mode enum-value-added"],
+    want: ["info things-list query.mode request-enum-value-added"],
   },
 ];
 
@@ -457,138 +461,138 @@ const responseRows: Row[] = [
     name: "a field removed breaks readers",
     head: (d) => removeField(d, "Thing", "tags"),
     want: [
-      "B things-create response.thing.tags field-removed",
-      "B things-list response.things[].tags field-removed",
+      "error things-create response.thing.tags response-property-removed",
+      "error things-list response.things[].tags response-property-removed",
     ],
   },
   {
     name: "a field added does not",
     head: (d) => addField(d, "Thing", "color", { type: "string" }),
     want: [
-      "N things-create response.thing.color field-added",
-      "N things-list response.things[].color field-added",
+      "info things-create response.thing.color response-property-added",
+      "info things-list response.things[].color response-property-added",
     ],
   },
   {
     name: "a field no longer required breaks readers",
     head: (d) => setRequired(d, "Thing", "stage", false),
     want: [
-      "B things-create response.thing.stage field-became-optional",
-      "B things-list response.things[].stage field-became-optional",
+      "error things-create response.thing.stage response-property-became-optional",
+      "error things-list response.things[].stage response-property-became-optional",
     ],
   },
   {
     name: "a field now always present does not",
     head: (d) => setRequired(d, "Thing", "kind", true),
     want: [
-      "N things-create response.thing.kind field-became-required",
-      "N things-list response.things[].kind field-became-required",
+      "info things-create response.thing.kind response-property-became-required",
+      "info things-list response.things[].kind response-property-became-required",
     ],
   },
   {
     name: "a type change breaks readers, reported by dotted path through $refs",
     head: (d) => Object.assign(field(d, "Stage", "ordinal"), { type: "string" }),
     want: [
-      "B things-create response.thing.stage.ordinal type-changed",
-      "B things-list response.things[].stage.ordinal type-changed",
+      "error things-create response.thing.stage.ordinal response-type-changed",
+      "error things-list response.things[].stage.ordinal response-type-changed",
     ],
   },
   {
     name: "a type widened (now nullable) breaks readers",
     head: (d) => Object.assign(field(d, "Stage", "ordinal"), { type: ["integer", "null"] }),
     want: [
-      "B things-create response.thing.stage.ordinal type-changed",
-      "B things-list response.things[].stage.ordinal type-changed",
+      "error things-create response.thing.stage.ordinal response-type-changed",
+      "error things-list response.things[].stage.ordinal response-type-changed",
     ],
   },
   {
     name: "a type narrowed (no longer nullable) does not",
     base: (d) => Object.assign(field(d, "Stage", "ordinal"), { type: ["integer", "null"] }),
     want: [
-      "N things-create response.thing.stage.ordinal type-narrowed",
-      "N things-list response.things[].stage.ordinal type-narrowed",
+      "info things-create response.thing.stage.ordinal response-type-narrowed",
+      "info things-list response.things[].stage.ordinal response-type-narrowed",
     ],
   },
   {
     name: "an enum value added may break exhaustive readers",
     head: (d) => enumOf(d, "Thing", "properties", "kind").push("spike"),
     want: [
-      "B things-create response.thing.kind enum-value-added",
-      "B things-list response.things[].kind enum-value-added",
+      "warning things-create response.thing.kind response-enum-value-added",
+      "warning things-list response.things[].kind response-enum-value-added",
     ],
   },
   {
     name: "an enum value removed breaks readers too",
     head: (d) => enumOf(d, "Thing", "properties", "kind").pop(),
     want: [
-      "B things-create response.thing.kind enum-value-removed",
-      "B things-list response.things[].kind enum-value-removed",
+      "error things-create response.thing.kind response-enum-value-removed",
+      "error things-list response.things[].kind response-enum-value-removed",
     ],
   },
   {
     name: "an enum dropped (any value answered) breaks readers",
     head: (d) => unset(field(d, "Thing", "kind"), "enum"),
     want: [
-      "B things-create response.thing.kind enum-removed",
-      "B things-list response.things[].kind enum-removed",
+      "error things-create response.thing.kind response-enum-removed",
+      "error things-list response.things[].kind response-enum-removed",
     ],
   },
   {
-    name: "a shared enum value added: non-breaking for callers, breaking for readers",
+    name: "a shared enum value added: safe for callers, a warning for readers",
     head: (d) => enumOf(d, "Priority").push("p3"),
     want: [
-      "N things-create body.priority enum-value-added",
-      "B things-create response.thing.priority enum-value-added",
-      "B things-list response.things[].priority enum-value-added",
+      "info things-create body.priority request-enum-value-added",
+      "warning things-create response.thing.priority response-enum-value-added",
+      "warning things-list response.things[].priority response-enum-value-added",
     ],
   },
   {
     name: "a shared enum value removed: breaking both ways",
     head: (d) => enumOf(d, "Priority").pop(),
     want: [
-      "B things-create body.priority enum-value-removed",
-      "B things-create response.thing.priority enum-value-removed",
-      "B things-list response.things[].priority enum-value-removed",
+      "error things-create body.priority request-enum-value-removed",
+      "error things-create response.thing.priority response-enum-value-removed",
+      "error things-list response.things[].priority response-enum-value-removed",
     ],
   },
   {
     name: "an enum added (fewer values answered) does not break readers",
     head: (d) => Object.assign(field(d, "Thing", "title"), { enum: ["a", "b"] }),
     want: [
-      "N things-create response.thing.title enum-added",
-      "N things-list response.things[].title enum-added",
+      "info things-create response.thing.title response-enum-added",
+      "info things-list response.things[].title response-enum-added",
     ],
   },
   {
     name: "a bound changed in a response is a note",
     head: (d) => Object.assign(field(d, "Thing", "title"), { maxLength: 100 }),
     want: [
-      "N things-create response.thing.title bound-tightened",
-      "N things-list response.things[].title bound-tightened",
+      "info things-create response.thing.title response-bound-tightened",
+      "info things-list response.things[].title response-bound-tightened",
     ],
   },
   {
     name: "a format dropped from a response breaks readers",
     head: (d) => unset(field(d, "Thing", "created"), "format"),
     want: [
-      "B things-create response.thing.created format-removed",
-      "B things-list response.things[].created format-removed",
+      "error things-create response.thing.created response-format-removed",
+      "error things-list response.things[].created response-format-removed",
     ],
   },
   {
     name: "a oneOf variant added to a response may break exhaustive readers",
     head: (d) => (field(d, "Thing", "origin").oneOf as unknown[]).push(ref("Stage")),
     want: [
-      "B things-create response.thing.origin variant-added",
-      "B things-list response.things[].origin variant-added",
+      "warning things-create response.thing.origin response-variant-added",
+      "warning things-list response.things[].origin response-variant-added",
     ],
   },
   {
     name: "a oneOf variant removed from a response does not break readers",
     head: (d) => (field(d, "Thing", "origin").oneOf as unknown[]).pop(),
     want: [
-      "N things-create response.thing.origin variant-removed",
-      "N things-list response.things[].origin variant-removed",
+      "info things-create response.thing.origin response-variant-removed",
+      "info things-list response.things[].origin response-variant-removed",
     ],
   },
   {
@@ -599,8 +603,8 @@ const responseRows: Row[] = [
       unset(responses, "200");
     },
     want: [
-      "B things-create responses.200 success-status-removed",
-      "N things-create responses.201 success-status-added",
+      "error things-create responses.200 response-success-status-removed",
+      "info things-create responses.201 response-success-status-added",
     ],
   },
   {
@@ -611,8 +615,8 @@ const responseRows: Row[] = [
       unset(content, "application/json");
     },
     want: [
-      "N things-create response(application/x-ndjson) media-type-added",
-      "B things-create response media-type-removed",
+      "info things-create response(application/x-ndjson) response-media-type-added",
+      "error things-create response response-media-type-removed",
     ],
   },
 ];
@@ -623,31 +627,31 @@ const operationRows: Row[] = [
     base: (d) => {
       at(d, "paths", "/things.delete").post = { operationId: "things-delete", responses: {} };
     },
-    want: ["B things-delete  operation-removed"],
+    want: ["error things-delete  operation-removed"],
   },
   {
     name: "an operation added does not",
     head: (d) => {
       at(d, "paths", "/things.delete").post = { operationId: "things-delete", responses: {} };
     },
-    want: ["N things-delete  operation-added"],
+    want: ["info things-delete  operation-added"],
   },
   {
     name: "a method removed from a path that remains breaks callers",
     base: (d) => {
       at(d, "paths", "/things.list").post = { operationId: "things-list-post", responses: {} };
     },
-    want: ["B things-list-post  method-removed"],
+    want: ["error things-list-post  method-removed"],
   },
   {
     name: "a scope alternative removed breaks callers",
     head: (d) => (op(d, "/things.create", "post").security as unknown[]).pop(),
-    want: ["B things-create security security-alternative-removed"],
+    want: ["error things-create security security-alternative-removed"],
   },
   {
     name: "a scope alternative added does not",
     head: (d) => (op(d, "/things.list", "get").security as unknown[]).push({ bearer: ["things:all"] }),
-    want: ["N things-list security security-alternative-added"],
+    want: ["info things-list security security-alternative-added"],
   },
   {
     name: "a scope alternative replaced: one removed, one added",
@@ -655,40 +659,40 @@ const operationRows: Row[] = [
       op(d, "/things.list", "get").security = [{ bearer: ["things:read", "org:read"] }];
     },
     want: [
-      "B things-list security security-alternative-removed",
-      "N things-list security security-alternative-added",
+      "error things-list security security-alternative-removed",
+      "info things-list security security-alternative-added",
     ],
   },
   {
     name: "an error status removed is a note",
     head: (d) => unset(at(op(d, "/things.create", "post"), "responses"), "400"),
-    want: ["N things-create responses.400 error-status-removed"],
+    want: ["warning things-create responses.400 error-response-removed"],
   },
   {
     name: "an error status added is a note",
     head: (d) => {
       at(op(d, "/things.create", "post"), "responses")["409"] = { description: "conflict" };
     },
-    want: ["N things-create responses.409 error-status-added"],
+    want: ["info things-create responses.409 error-response-added"],
   },
   {
     name: "x-pagination removed breaks callers",
     head: (d) => unset(op(d, "/things.list", "get"), "x-pagination"),
-    want: ["B things-list x-pagination pagination-removed"],
+    want: ["error things-list x-pagination pagination-removed"],
   },
   {
     name: "x-pagination added breaks callers",
     head: (d) => {
       op(d, "/things.create", "post")["x-pagination"] = { items: "things" };
     },
-    want: ["B things-create x-pagination pagination-added"],
+    want: ["error things-create x-pagination pagination-added"],
   },
   {
     name: "x-pagination changed breaks callers",
     head: (d) => {
       op(d, "/things.list", "get")["x-pagination"] = { items: "things", next_cursor: "cursor" };
     },
-    want: ["B things-list x-pagination pagination-changed"],
+    want: ["error things-list x-pagination pagination-changed"],
   },
 ];
 
@@ -701,9 +705,7 @@ function run(row: Row) {
 }
 
 const summarize = (diff: ReturnType<typeof diffContracts>) =>
-  diff.changes
-    .map((c) => `${c.severity === "breaking" ? "B" : "N"} ${c.operation.operationId} ${c.where} ${c.rule}`)
-    .sort();
+  diff.findings.map((c) => `${c.level} ${c.operation.operationId} ${c.where} ${c.rule}`).sort();
 
 describe.each([
   ["requests", requestRows],
@@ -713,22 +715,22 @@ describe.each([
   it.each(rows.map((row) => [row.name, row] as const))("%s", (_name, row) => {
     const diff = run(row);
     expect(summarize(diff)).toEqual([...row.want].sort());
-    expect(diff.breaking).toBe(row.want.filter((w) => w.startsWith("B")).length);
-    expect(diff.nonBreaking).toBe(row.want.filter((w) => w.startsWith("N")).length);
+    for (const level of ["error", "warning", "info"] as const) {
+      expect(diff.counts[level]).toBe(row.want.filter((w) => w.startsWith(`${level} `)).length);
+    }
   });
 });
 
 describe("details", () => {
   it("says that an added response enum value may break exhaustive readers", () => {
     const diff = run(responseRows.find((r) => r.name.startsWith("an enum value added may")) as Row);
-    expect(diff.changes[0]?.message).toMatch(/exhaustive readers/);
+    expect(diff.findings[0]?.message).toMatch(/exhaustive readers/);
   });
 
   it("finds no change between a contract and its copy", () => {
     expect(diffContracts(contract(), contract())).toEqual({
-      changes: [],
-      breaking: 0,
-      nonBreaking: 0,
+      findings: [],
+      counts: { error: 0, warning: 0, info: 0 },
       schemas: { added: [], removed: [] },
     });
   });
@@ -744,7 +746,7 @@ describe("details", () => {
 
   it("names operations by operationId, method and path", () => {
     const diff = run(operationRows[0] as Row);
-    expect(diff.changes[0]?.operation).toEqual({
+    expect(diff.findings[0]?.operation).toEqual({
       operationId: "things-delete",
       method: "post",
       path: "/things.delete",
@@ -757,8 +759,8 @@ describe("recursive schemas", () => {
     const head = contract();
     Object.assign(field(head, "Thing", "id"), { type: "integer" });
     expect(summarize(diffContracts(contract(), head))).toEqual([
-      "B things-create response.thing.id type-changed",
-      "B things-list response.things[].id type-changed",
+      "error things-create response.thing.id response-type-changed",
+      "error things-list response.things[].id response-type-changed",
     ]);
   });
 
@@ -768,8 +770,8 @@ describe("recursive schemas", () => {
     const head = structuredClone(base);
     Object.assign(field(head, "Stage", "name"), { type: "integer" });
     expect(summarize(diffContracts(base, head))).toEqual([
-      "B things-create response.thing.stage.name type-changed",
-      "B things-list response.things[].stage.name type-changed",
+      "error things-create response.thing.stage.name response-type-changed",
+      "error things-list response.things[].stage.name response-type-changed",
     ]);
   });
 
@@ -777,9 +779,13 @@ describe("recursive schemas", () => {
     const base = contract();
     schema(base, "Thing", "properties").parent = { type: "object", properties: { id: { type: "string" } } };
     const diff = diffContracts(base, contract());
-    expect(diff.breaking).toBe(0);
-    expect(summarize(diff)).toContain("N things-create response.thing.parent.title field-added");
-    expect(summarize(diff)).toContain("N things-create response.thing.parent.parent field-added");
+    expect(diff.counts.error).toBe(0);
+    expect(summarize(diff)).toContain(
+      "info things-create response.thing.parent.title response-property-added",
+    );
+    expect(summarize(diff)).toContain(
+      "info things-create response.thing.parent.parent response-property-added",
+    );
   });
 
   it("ends on recursion through an allOf wrapper (a $ref with a description beside it)", () => {
@@ -788,8 +794,8 @@ describe("recursive schemas", () => {
     const head = structuredClone(base);
     Object.assign(field(head, "Thing", "id"), { type: "integer" });
     expect(summarize(diffContracts(base, head))).toEqual([
-      "B things-create response.thing.id type-changed",
-      "B things-list response.things[].id type-changed",
+      "error things-create response.thing.id response-type-changed",
+      "error things-list response.things[].id response-type-changed",
     ]);
   });
 
@@ -799,8 +805,8 @@ describe("recursive schemas", () => {
     schema(head, "Thing").allOf = [ref("Thing")];
     addField(head, "Thing", "color", { type: "string" });
     expect(summarize(diffContracts(base, head))).toEqual([
-      "N things-create response.thing.color field-added",
-      "N things-list response.things[].color field-added",
+      "info things-create response.thing.color response-property-added",
+      "info things-list response.things[].color response-property-added",
     ]);
   });
 });
@@ -808,21 +814,20 @@ describe("recursive schemas", () => {
 describe("the real bundle", () => {
   it("has no changes against itself", () => {
     expect(diffContracts(loadSpec(), loadSpec())).toEqual({
-      changes: [],
-      breaking: 0,
-      nonBreaking: 0,
+      findings: [],
+      counts: { error: 0, warning: 0, info: 0 },
       schemas: { added: [], removed: [] },
     });
   });
 
-  it("reports a value removed from a shared enum wherever it is used, and nothing else", () => {
+  it("reports a value removed from a shared enum wherever it is used, on both sides, and nothing else", () => {
     const head = loadSpec();
     (schema(head, "WorkType").enum as string[]).pop();
     const diff = diffContracts(loadSpec(), head);
-    expect(new Set(diff.changes.map((c) => `${c.severity} ${c.rule}`))).toEqual(
-      new Set(["breaking enum-value-removed"]),
+    expect(new Set(diff.findings.map((c) => `${c.level} ${c.rule}`))).toEqual(
+      new Set(["error request-enum-value-removed", "error response-enum-value-removed"]),
     );
-    expect(summarize(diff)).toContain("B works-export query.type[] enum-value-removed");
+    expect(summarize(diff)).toContain("error works-export query.type[] request-enum-value-removed");
   });
 });
 
@@ -836,22 +841,60 @@ describe("formatReport", () => {
     }),
   );
 
-  it("writes markdown for pull requests", () => {
+  it("writes markdown for pull requests: a one-line summary, errors first, safe operations folded away", () => {
     const report = formatReport(diff, "markdown", { base: "main", head: "working tree" });
-    expect(report).toContain("## Contract changes: 1 breaking, 3 non-breaking (main -> working tree)");
-    expect(report).toContain("#### `things-create` `POST /things.create`");
-    expect(report).toContain("- **BREAKING** `body.note`: new required field");
-    expect(report).toContain("- non-breaking `response.thing.color`: field added");
+    const lines = report.split("\n");
+    expect(lines[0]).toBe("## Contract review: 1 error, 0 warnings, 3 info (main → working tree)");
+    expect(report).toContain("### `things-create` `POST /things.create`: 1 error, 1 info");
     expect(report).toContain(
-      "### Operations added (non-breaking)\n\n- `things-delete` `POST /things.delete`",
+      "| **error** | `request-property-added-required` | `body.note` | new required property |",
     );
+    expect(report).toContain(
+      "| info | `response-property-added` | `response.thing.color` | property added |",
+    );
+    const folded = report.slice(report.indexOf("<details>"));
+    expect(folded).toContain("<summary>2 operations with info-level changes only</summary>");
+    expect(folded).toContain("### `things-delete` `POST /things.delete`: 1 info");
+    expect(folded).toContain("| info | `operation-added` |  | operation added |");
+    expect(report.indexOf("things-create")).toBeLessThan(report.indexOf("<details>"));
+  });
+
+  it("escapes pipes in table cells", () => {
+    const widened = diffContracts(
+      contract(),
+      edited((d) => Object.assign(field(d, "Stage", "ordinal"), { type: ["integer", "null"] })),
+    );
+    expect(formatReport(widened, "markdown")).toContain("type changed from integer to integer \\| null |");
+  });
+
+  it("keeps a Markdown report under GitHub's comment limit, most severe operations first, counting the rest", () => {
+    const findings = Array.from({ length: 1200 }, (_, i) => ({
+      rule: i % 2 ? "response-property-removed" : "response-property-added",
+      level: i % 2 ? ("error" as const) : ("info" as const),
+      operation: { operationId: `op-${i}`, method: "post", path: `/things.op-${i}` },
+      where: `response.thing.${"nested.".repeat(5)}field`,
+      message: "a finding long enough to fill the comment quickly",
+    }));
+    const huge = {
+      findings,
+      counts: { error: 600, warning: 0, info: 600 },
+      schemas: { added: [], removed: [] },
+    };
+    const report = formatReport(huge, "markdown");
+    expect(report.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
+    expect(report).toContain("### `op-1` `POST /things.op-1`: 1 error");
+    expect(report).not.toContain("`op-0`");
+    expect(report).toMatch(/\n(\d+) more operations not shown: the comment would be too long\./);
+    const shown = report.match(/^### /gm)?.length ?? 0;
+    expect(Number(report.match(/(\d+) more operations not shown/)?.[1])).toBe(1200 - shown);
+    expect(report.trimEnd().endsWith("Schemas removed: none")).toBe(true);
   });
 
   it("writes plain text for terminals", () => {
     const report = formatReport(diff, "text");
-    expect(report).toContain("Contract changes: 1 breaking, 3 non-breaking");
+    expect(report).toContain("Contract review: 1 error, 0 warnings, 3 info");
     expect(report).toContain(
-      "  things-create (POST /things.create)\n    BREAKING      body.note: new required field",
+      "things-create (POST /things.create)\n  error    request-property-added-required  body.note: new required property",
     );
     expect(report).not.toContain("`");
   });
@@ -880,25 +923,29 @@ describe("command line", () => {
     edited((d) => addField(d, "Thing", "color", { type: "string" })),
   );
 
-  it("exits 1 with --fail-on-breaking when a change breaks, writing markdown when not on a terminal", () => {
+  it("exits 1 with --fail-on-breaking when a change is an error, writing markdown when not on a terminal", () => {
     const result = cli("--base-file", base, "--head-file", breaking, "--fail-on-breaking");
     expect(result.stderr).toBe("");
     expect(result.status).toBe(1);
-    expect(result.stdout).toContain("## Contract changes: 2 breaking, 0 non-breaking");
-    expect(result.stdout).toContain("- **BREAKING** `response.thing.tags`: field removed: readers lose it");
+    expect(result.stdout).toContain("## Contract review: 2 errors, 0 warnings, 0 info");
+    expect(result.stdout).toContain(
+      "| **error** | `response-property-removed` | `response.thing.tags` | property removed: readers lose it |",
+    );
   });
 
   it("exits 0 without the flag, and with it when nothing breaks", () => {
     expect(cli("--base-file", base, "--head-file", breaking, "--format", "text").status).toBe(0);
     const result = cli("--base-file", base, "--head-file", additive, "--fail-on-breaking", "--format=json");
     expect(result.status).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject({ breaking: 0, nonBreaking: 2 });
+    expect(JSON.parse(result.stdout)).toMatchObject({ counts: { error: 0, warning: 0, info: 2 } });
   });
 
   it.each([
     [["--format", "html"], /--format must be markdown, text or json/],
-    [["--base-file"], /--base-file needs a value/],
-    [["--bogus"], /unknown option --bogus/],
+    [["--base-file"], /Option '--base-file <value>' argument missing/],
+    [["--format", ""], /--format needs a value/],
+    [["--bogus"], /Unknown option '--bogus'/],
+    [["HEAD", "HEAD~1"], /one base ref only/],
     [["--base-file", join(dir, "missing.json")], /cannot read/],
     [
       ["no-such-ref-for-contract-diff"],
@@ -908,6 +955,6 @@ describe("command line", () => {
     const result = cli(...args);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(message);
-    expect(result.stderr).toContain("Usage: pnpm contract:diff");
+    expect(result.stderr).toContain("Usage: workapi-contract-diff");
   });
 });
