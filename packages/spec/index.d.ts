@@ -12,3 +12,31 @@ export declare const specPath: URL;
 
 /** The bundled OpenAPI 3.1 contract, parsed. Every call returns a fresh copy that the caller may change. */
 export declare function loadSpec(): OpenApiDocument;
+
+/** The HTTP methods an OpenAPI path item may hold operations under, in the order the specification lists them. */
+export declare const HTTP_METHODS: readonly [
+  "get",
+  "put",
+  "post",
+  "delete",
+  "options",
+  "head",
+  "patch",
+  "trace",
+];
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** The node a local JSON pointer (`#/components/schemas/Work`) names in `doc`, or undefined. */
+export declare function jsonPointer(doc: unknown, pointer: string): unknown;
+
+/**
+ * Follows a chain of local `$ref`s from `node`: the node it ends on and the last `$ref` followed, or `ref`
+ * undefined when `node` was no reference. A cycle or a dangling reference throws.
+ */
+export declare function deref<T = unknown>(doc: unknown, node: unknown): { node: T; ref: string | undefined };
+
+/** The node a chain of `$ref`s ends on (the node itself when it is no reference). */
+export declare function resolveRef<T = unknown>(doc: unknown, node: unknown): T;
+
+/** `org-schedule-fragments` -> `orgScheduleFragments`: how an operation name's segment is spelled in code. */
+export declare function camelCase(segment: string): string;

@@ -7,3 +7,56 @@ export const specPath = new URL("./openapi.json", import.meta.url);
 export function loadSpec() {
   return JSON.parse(readFileSync(specPath, "utf8"));
 }
+
+/** The HTTP methods an OpenAPI path item may hold operations under, in the order the specification lists them. */
+export const HTTP_METHODS = Object.freeze([
+  "get",
+  "put",
+  "post",
+  "delete",
+  "options",
+  "head",
+  "patch",
+  "trace",
+]);
+
+/**
+ * The node a local JSON pointer (`#/components/schemas/Work`, RFC 6901, optionally URI-encoded) names in
+ * `doc`, or undefined when it names nothing.
+ */
+export function jsonPointer(doc, pointer) {
+  if (typeof pointer !== "string" || !pointer.startsWith("#")) return undefined;
+  let node = doc;
+  for (const raw of pointer.slice(1).split("/").slice(1)) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = node[decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~")];
+  }
+  return node;
+}
+
+/**
+ * Follows a chain of local `$ref`s from `node`: the node it ends on and the last `$ref` followed (the name the
+ * node goes by), or `ref` undefined when `node` was no reference. A cycle or a dangling reference throws.
+ */
+export function deref(doc, node) {
+  let ref;
+  const seen = new Set();
+  while (node !== null && typeof node === "object" && typeof node.$ref === "string") {
+    if (seen.has(node.$ref)) throw new Error(`$ref cycle through ${node.$ref}`);
+    seen.add(node.$ref);
+    ref = node.$ref;
+    node = jsonPointer(doc, ref);
+    if (node === undefined) throw new Error(`$ref ${ref} names nothing in the document`);
+  }
+  return { node, ref };
+}
+
+/** `deref(doc, node).node`: the node a chain of `$ref`s ends on (the node itself when it is no reference). */
+export function resolveRef(doc, node) {
+  return deref(doc, node).node;
+}
+
+/** `org-schedule-fragments` -> `orgScheduleFragments`: how an operation name's segment is spelled in code. */
+export function camelCase(segment) {
+  return segment.replace(/-([a-z0-9])/g, (_, letter) => letter.toUpperCase());
+}

@@ -107,3 +107,31 @@ describe.each(operations)("%s", (_where, operation) => {
     expect(answer).toContain(pagination.prev_cursor ?? "prev_cursor");
   });
 });
+
+describe("auth-tokens.create's scope", () => {
+  const doc = loadSpec();
+  const scopes = new Set<string>();
+  for (const item of Object.values(doc.paths))
+    for (const operation of Object.values(item) as Array<{ security?: Array<Record<string, string[]>> }>)
+      for (const requirement of operation.security ?? [])
+        for (const names of Object.values(requirement)) for (const name of names) scopes.add(name);
+  const schema = doc.components.schemas?.AuthTokensCreateRequest as {
+    properties: { scope: { pattern: string } };
+  };
+  const pattern = new RegExp(schema.properties.scope.pattern);
+
+  it("accepts every scope the contract's security requirements name, alone and together", () => {
+    expect(scopes.size).toBeGreaterThan(0);
+    for (const scope of scopes) expect(pattern.test(scope), scope).toBe(true);
+    expect(pattern.test([...scopes].join(" "))).toBe(true);
+  });
+
+  it("accepts nothing else: every record type of the pattern has its three scopes in the contract", () => {
+    const types = /^\^\(([^)]+)\)/.exec(schema.properties.scope.pattern)?.[1]?.split("|") ?? [];
+    expect(types.length).toBeGreaterThan(0);
+    for (const type of types)
+      for (const action of ["read", "write", "all"]) expect(scopes.has(`${type}:${action}`), type).toBe(true);
+    for (const bad of ["!", "tag:read  issue:read", "tag:admin", "tags:read", " tag:read"])
+      expect(pattern.test(bad), bad).toBe(false);
+  });
+});

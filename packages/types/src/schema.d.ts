@@ -1273,7 +1273,7 @@ export interface paths {
         };
         /**
          * Export work items
-         * @description Returns the work items that match every filter sent, all in one answer of at most `first` items (default 50, at most 5000); there are no cursors. The scope needed depends on the work types asked for: for each type, `<type>:read`, `<type>:write` or `<type>:all`. The GET form takes the filters as query parameters, with `stage.name` for the stage filter; the date filters and `custom_fields` are only in the POST form.
+         * @description Returns the work items that match every filter sent, all in one answer of at most `first` items (default 50, at most 5000); there are no cursors. The scope needed depends on the work types asked for: for each type, `<type>:read`, `<type>:write` or `<type>:all`. The GET form takes the filters as query parameters, with nested filters as dotted names (`stage.name`, `issue.priority`, `ticket.severity`, `sync_metadata.last_sync_in.status`); the date filters, `custom_fields` and `ticket.surveys` are only in the POST form.
          */
         get: operations["works-export"];
         put?: never;
@@ -1394,6 +1394,29 @@ export interface components {
             size?: number;
         };
         /**
+         * @description A short reference to a Rev organization (a customer's organization as it uses the product). Its `type` is always `rev_org`: earlier versions of this service sent `type: account` with the account's id in `primary_rev_org`; records stored then are now answered with the Rev organization too.
+         * @example {
+         *       "type": "rev_org",
+         *       "id": "REV-1",
+         *       "display_id": "REV-1",
+         *       "display_name": "Globex EMEA"
+         *     }
+         */
+        RevOrgSummary: {
+            /**
+             * @description The kind of record referred to, `rev_org`.
+             * @example rev_org
+             * @enum {string}
+             */
+            type: "rev_org";
+            /** @description The Rev organization's human-readable id, such as `REV-1`. */
+            display_id?: string;
+            /** @description The Rev organization's id. */
+            id: string;
+            /** @description The Rev organization's name. */
+            display_name?: string;
+        };
+        /**
          * @description A short reference to a user.
          * @example {
          *       "type": "dev_user",
@@ -1407,7 +1430,7 @@ export interface components {
          */
         UserSummary: {
             /**
-             * @description The kind of user. Known value `dev_user`; other values exist.
+             * @description The kind of user, `dev_user`, `rev_user`, `service_account` or `sys_user`.
              * @example dev_user
              */
             type?: string;
@@ -1425,13 +1448,17 @@ export interface components {
             };
             /** @description The user's email address. */
             email?: string;
+            /** @description A Rev user's reference in the customer's own systems (Rev users only). */
+            external_ref?: string;
             /** @description The user's full name. */
             full_name?: string;
             /**
-             * @description The user's state. Known value `active`; other values exist.
+             * @description The user's state, `active`, `deactivated`, `deleted`, `locked`, `shadow` or `unassigned`.
              * @example active
              */
             state?: string;
+            /** @description The Rev organization a Rev user belongs to (Rev users only). */
+            rev_org?: components["schemas"]["RevOrgSummary"];
         };
         /**
          * @description Fields every full record carries.
@@ -2323,7 +2350,7 @@ export interface components {
             /** @description The parts the article is about. */
             applies_to_parts?: components["schemas"]["PartSummary"][];
             /**
-             * @description The kind of article. Known value `article`; other values exist.
+             * @description The kind of article, `article`, `content_block` or `page`.
              * @example article
              */
             article_type?: string;
@@ -2447,10 +2474,10 @@ export interface components {
             /** @description The version's identifier. */
             version?: string;
         };
-        /** @description The artifact and the version asked for. */
+        /** @description The artifact and the version asked for. An artifact that was prepared but holds no uploaded file yet is answered without `version` (its `file` has the name and type it was prepared with). */
         ArtifactsGetResponse: {
             artifact: components["schemas"]["Artifact"];
-            version: components["schemas"]["ArtifactVersion"];
+            version?: components["schemas"]["ArtifactVersion"];
         };
         /** @description Body of `POST /artifacts.get`. */
         ArtifactsGetRequest: {
@@ -2528,7 +2555,7 @@ export interface components {
             grant_type?: string;
             /** @description The type of token to issue, such as a personal access token (`...:pat`). */
             requested_token_type?: components["schemas"]["TokenType"];
-            /** @description The scopes the token grants, separated by single spaces, such as `tag:read issue:write`. Each must be one the caller's own token holds. Left out, the new token gets the scopes of the caller's token. */
+            /** @description The scopes the token grants, separated by single spaces, such as `tag:read issue:write`: each is a record type of the contract and `read`, `write` or `all`, and each must be one the caller's own token holds. Left out, the new token gets the scopes of the caller's token. */
             scope?: string;
             /** @description A note, at most 256 characters, that helps the owner recognise the token later. */
             token_hint?: string;
@@ -2596,7 +2623,7 @@ export interface components {
             /** @description The scopes the token grants, such as `tag:read`. */
             scopes?: string[];
             /**
-             * @description The token's state. Known value `active`; other values exist.
+             * @description The token's state, `active`, `expired` or `revoked`.
              * @example active
              */
             status?: string;
@@ -2737,7 +2764,7 @@ export interface components {
             total_loc?: components["schemas"]["CodeChangeLoc"];
             /** @description The address of the repository. */
             repo_url?: string;
-            /** @description The code host the change comes from; the interface does not list its values. */
+            /** @description The code host the change comes from; the platform's values are `azure_devops`, `bitbucket`, `github` and `gitlab`. */
             source?: string;
             /** @description The branch the change is merged into. */
             target_branch?: string;
@@ -2778,6 +2805,10 @@ export interface components {
          *     }
          */
         CustomSchemaSpec: {
+            /** @description Identifiers of the apps whose schema fragments apply. */
+            apps?: string[];
+            /** @description The subtype whose schema fragment applies. */
+            subtype?: string;
             /** @description Whether the organization's own (tenant) schema fragment applies. */
             tenant_fragment?: boolean;
             /** @description Whether fields the schema marks as required are checked. */
@@ -2840,6 +2871,8 @@ export interface components {
             owned_by_agent?: string;
             /** @description The channel the conversation came in through (id). */
             source_channel?: string;
+            /** @description The configured communication channel the conversation came in through (id). */
+            source_channel_v2?: string;
             /** @description The stage the conversation starts in, by name or by id; when both are sent, `id` wins. */
             stage?: {
                 /** @description The stage's id. */
@@ -3056,6 +3089,103 @@ export interface components {
             use_shorthand_notation?: boolean;
         };
         /**
+         * @description One value of a user-defined enumeration field, with the number that identifies it and its place in the order.
+         * @example {
+         *       "id": 1,
+         *       "label": "Very satisfied",
+         *       "ordinal": 5,
+         *       "tooltip": "Everything was resolved quickly."
+         *     }
+         */
+        UenumValue: {
+            /**
+             * Format: int64
+             * @description The number that identifies the value; stored values refer to it.
+             */
+            id: number;
+            /** @description The text shown for the value. */
+            label: string;
+            /**
+             * Format: int64
+             * @description The value's place when the values are sorted.
+             */
+            ordinal: number;
+            /** @description Whether the value may no longer be chosen (records that hold it keep it). */
+            is_deprecated?: boolean;
+            /** @description A longer explanation shown next to the value. */
+            tooltip?: string;
+        };
+        /**
+         * @description Rules a value of a field must satisfy, as sent when a field is described; which rules apply depends on the kind of value (lengths and patterns for text, bounds for numbers, item counts for lists).
+         * @example {
+         *       "min_len": 1,
+         *       "max_len": 200,
+         *       "prefix": "ref-"
+         *     }
+         */
+        FieldValidation: {
+            /** @description Text the value must contain. */
+            contains?: string;
+            /** @description Whether the rules are switched off. */
+            disabled?: boolean;
+            /**
+             * Format: int32
+             * @description Exact number of items a list value must have.
+             */
+            eq_items?: number;
+            /**
+             * Format: int32
+             * @description Exact length a text value must have.
+             */
+            eq_len?: number;
+            /**
+             * Format: int32
+             * @description A number the value must be greater than.
+             */
+            gt?: number;
+            /**
+             * Format: int32
+             * @description A number the value must be at least.
+             */
+            gte?: number;
+            /**
+             * Format: int32
+             * @description A number the value must be less than.
+             */
+            lt?: number;
+            /**
+             * Format: int32
+             * @description A number the value must be at most.
+             */
+            lte?: number;
+            /**
+             * Format: int32
+             * @description Most items a list value may have.
+             */
+            max_items?: number;
+            /**
+             * Format: int32
+             * @description Greatest length a text value may have.
+             */
+            max_len?: number;
+            /**
+             * Format: int32
+             * @description Fewest items a list value may have.
+             */
+            min_items?: number;
+            /**
+             * Format: int32
+             * @description Smallest length a text value may have.
+             */
+            min_len?: number;
+            /** @description A regular expression a text value must match. */
+            pattern?: string;
+            /** @description Text the value must start with. */
+            prefix?: string;
+            /** @description Text the value must end with. */
+            suffix?: string;
+        };
+        /**
          * @description Describes one field of a schema (a survey question, a custom field, a changed field on the timeline).
          * @example {
          *       "field_type": "array",
@@ -3077,8 +3207,10 @@ export interface components {
          */
         FieldDescriptor: {
             /**
-             * @description The kind of value the field holds. Known value `array`; other values exist.
+             * @description The kind of value the field holds: `array`, `bool`, `composite`, `date`, `double`, `enum`, `id`, `int`, `json_value`, `rich_text`, `struct`, `text`, `timestamp`, `tokens`, `uenum` or `unknown`. Which of the other members apply depends on it (`allowed_values` for `enum` and `uenum`, bounds for `int`, lengths and patterns for text kinds, `base_type` and item counts for `array`). A field described in a request's `schema` may leave it out; its kind then follows from `uenum_values` and `validation`.
              * @example array
+             * @example text
+             * @example uenum
              */
             field_type?: string;
             /** @description What the field is for. */
@@ -3104,6 +3236,86 @@ export interface components {
             /** @description The value the field takes when none is given; any JSON value that fits the field type. */
             default_value?: unknown;
             ui?: components["schemas"]["FieldUi"];
+            /** @description The values an `enum` field (texts) or a `uenum` field (numbered values) may take; also on lists of either (`field_type: array` with `base_type` `enum` or `uenum`). */
+            allowed_values?: (string | components["schemas"]["UenumValue"])[];
+            /**
+             * @description The kind of each item of an `array` field.
+             * @enum {string}
+             */
+            base_type?: "bool" | "composite" | "date" | "double" | "enum" | "id" | "int" | "json_value" | "rich_text" | "struct" | "text" | "timestamp" | "tokens" | "uenum";
+            /** @description The name of the composite type a `composite` field holds. */
+            composite_type?: string;
+            /** @description Text a value of a text field must contain. */
+            contains?: string;
+            /**
+             * Format: int64
+             * @description Exact number of items of a list field.
+             */
+            eq_items?: number;
+            /**
+             * Format: int64
+             * @description Exact length of a text field.
+             */
+            eq_len?: number;
+            /**
+             * Format: int64
+             * @description A number an `int` field must be greater than.
+             */
+            gt?: number;
+            /**
+             * Format: int64
+             * @description A number an `int` field must be at least.
+             */
+            gte?: number;
+            /** @description The kinds of record an `id` field may refer to. */
+            id_type?: string[];
+            /** @description Whether a more specific schema may change the field's allowed values. */
+            is_overridable?: boolean;
+            /** @description Whether the field's values are hidden from people without special access. */
+            is_sensitive?: boolean;
+            /** @description Whether the platform defined the field (as opposed to the organization). */
+            is_system?: boolean;
+            /**
+             * Format: int64
+             * @description A number an `int` field must be less than.
+             */
+            lt?: number;
+            /**
+             * Format: int64
+             * @description A number an `int` field must be at most.
+             */
+            lte?: number;
+            /**
+             * Format: int64
+             * @description Most items of a list field.
+             */
+            max_items?: number;
+            /**
+             * Format: int64
+             * @description Greatest length of a text field.
+             */
+            max_len?: number;
+            /**
+             * Format: int64
+             * @description Fewest items of a list field.
+             */
+            min_items?: number;
+            /**
+             * Format: int64
+             * @description Smallest length of a text field.
+             */
+            min_len?: number;
+            /** @description A regular expression values of a text field must match. */
+            pattern?: string;
+            /** @description Text values of a text field must start with. */
+            prefix?: string;
+            /** @description Text values of a text field must end with. */
+            suffix?: string;
+            /** @description The labels of an `enum` field's values in other languages, keyed by language. */
+            translated_values?: Record<string, unknown>;
+            /** @description The values of a user-defined enumeration, as sent when describing a field; in descriptors the service returns they are in `allowed_values`. */
+            uenum_values?: components["schemas"]["UenumValue"][];
+            validation?: components["schemas"]["FieldValidation"];
         };
         /**
          * @description A field's value on one side of a change, with the text shown for it.
@@ -3216,6 +3428,174 @@ export interface components {
             };
         };
         /**
+         * @description The priority of an issue, `p0` being the most urgent.
+         * @example p1
+         * @enum {string}
+         */
+        IssuePriority: "p0" | "p1" | "p2" | "p3";
+        /**
+         * @description The state of a vista group item, such as a sprint.
+         * @enum {string}
+         */
+        VistaState: "active" | "completed" | "planned";
+        /**
+         * @description A short reference to a sprint, a group of a grouped vista that plans work for a period.
+         * @example {
+         *       "type": "curated",
+         *       "id": "VISTA-7",
+         *       "name": "Sprint 42",
+         *       "start_date": "2026-11-02T00:00:00.000Z",
+         *       "end_date": "2026-11-15T23:59:59.999Z",
+         *       "state": "active"
+         *     }
+         */
+        SprintSummary: {
+            /**
+             * @description The kind of vista group, `curated` or `dynamic`.
+             * @enum {string}
+             */
+            type?: "curated" | "dynamic";
+            /** @description The sprint's id. */
+            id: string;
+            /** @description The sprint's name. */
+            name?: string;
+            /**
+             * Format: date-time
+             * @description When the sprint starts.
+             */
+            start_date?: string;
+            /**
+             * Format: date-time
+             * @description When the sprint ends.
+             */
+            end_date?: string;
+            state?: components["schemas"]["VistaState"];
+        };
+        /**
+         * @description How badly a ticket affects the customer, from `low` to `blocker`.
+         * @example high
+         * @enum {string}
+         */
+        TicketSeverity: "blocker" | "high" | "low" | "medium";
+        /**
+         * @description A short reference to a record of any kind, as held by a curated vista or referred to from a comment. `type` says what the record is (`article`, `auth_token`, `capability`, `conversation`, `dev_user`, `enhancement`, `feature`, `group`, `issue`, `link`, `product`, `rev_org`, `rev_user`, `service_account`, `sla`, `sla_tracker`, `sys_user`, `tag`, `ticket`, `timeline_comment` or `webhook`), and which other members are present depends on it: `title` for articles, conversations, issues and tickets; `name` for parts, SLAs and tags; `owned_by` for parts, issues and tickets; the user members for users; `link_type`, `source` and `target` for links.
+         * @example {
+         *       "type": "issue",
+         *       "id": "ISS-12",
+         *       "display_id": "ISS-12",
+         *       "title": "Invoice PDF shows the wrong currency",
+         *       "owned_by": [
+         *         {
+         *           "type": "dev_user",
+         *           "id": "DEVU-1",
+         *           "display_id": "DEVU-1",
+         *           "display_name": "Ada Lovelace"
+         *         }
+         *       ],
+         *       "priority": "p1",
+         *       "stage": {
+         *         "name": "triage"
+         *       }
+         *     }
+         * @example {
+         *       "type": "link",
+         *       "id": "LINK-3",
+         *       "link_type": "is_related_to",
+         *       "source": {
+         *         "type": "issue",
+         *         "id": "ISS-12",
+         *         "display_id": "ISS-12",
+         *         "title": "Invoice PDF shows the wrong currency"
+         *       },
+         *       "target": {
+         *         "type": "ticket",
+         *         "id": "TKT-7",
+         *         "display_id": "TKT-7",
+         *         "title": "Customer cannot export a report",
+         *         "severity": "high"
+         *       }
+         *     }
+         */
+        AtomSummary: {
+            /**
+             * @description The kind of record.
+             * @example issue
+             */
+            type: string;
+            /** @description The record's human-readable id. */
+            display_id?: string;
+            /** @description The record's id. */
+            id: string;
+            /** @description The title of an article, conversation, issue or ticket. */
+            title?: string;
+            /** @description The name of a part, SLA or tag. */
+            name?: string;
+            /** @description The owners of a part, issue or ticket. */
+            owned_by?: components["schemas"]["UserSummary"][];
+            /** @description The stage of an issue or ticket. */
+            stage?: {
+                /** @description The stage's name. */
+                name: string;
+            };
+            priority?: components["schemas"]["IssuePriority"];
+            priority_v2?: components["schemas"]["EnumValue"];
+            sprint?: components["schemas"]["SprintSummary"];
+            account?: components["schemas"]["AccountSummary"];
+            rev_org?: components["schemas"]["RevOrgSummary"];
+            severity?: components["schemas"]["TicketSeverity"];
+            /**
+             * @description The kind of an article.
+             * @enum {string}
+             */
+            article_type?: "article" | "content_block" | "page";
+            /** @description Where an article's content is. */
+            resource?: {
+                /** @description The files that hold the content. */
+                artifacts?: components["schemas"]["ArtifactSummary"][];
+                /** @description The address that holds the content. */
+                url?: string;
+            };
+            /** @description The name shown for the record (users and Rev organizations always have one). */
+            display_name?: string;
+            /** @description A user's email address. */
+            email?: string;
+            /** @description A user's full name. */
+            full_name?: string;
+            /**
+             * @description A user's state: `active`, `deactivated`, `deleted`, `locked`, `shadow` or `unassigned`.
+             * @example active
+             */
+            state?: string;
+            /** @description A Rev user's reference in the customer's own systems. */
+            external_ref?: string;
+            /**
+             * @description How the two ends of a link relate.
+             * @enum {string}
+             */
+            link_type?: "custom_link" | "developed_with" | "imports" | "is_analyzed_by" | "is_converted_to" | "is_dependent_on" | "is_duplicate_of" | "is_follow_up_of" | "is_merged_into" | "is_parent_of" | "is_part_of" | "is_related_to" | "serves";
+            /** @description The record a link starts at. */
+            source?: components["schemas"]["AtomSummary"];
+            /** @description The record a link points to. */
+            target?: components["schemas"]["AtomSummary"];
+            status?: components["schemas"]["SlaStatus"];
+            sla_type?: components["schemas"]["SlaType"];
+            /**
+             * @description The kind of record an SLA tracker follows.
+             * @enum {string}
+             */
+            applies_to_type?: "conversation" | "issue" | "ticket";
+        };
+        /**
+         * @description The state of an SLA; a new SLA is a draft.
+         * @enum {string}
+         */
+        SlaStatus: "draft" | "published" | "archived";
+        /**
+         * @description Whether an SLA is promised to customers (external) or kept within the organization (internal).
+         * @enum {string}
+         */
+        SlaType: "external" | "internal";
+        /**
          * @description An entry on the timeline of a record, a comment or a change event. `body` and `artifacts` (the text and files of a comment) go beyond the interface document, which does not show them.
          * @example {
          *       "id": "TL-9",
@@ -3265,7 +3645,7 @@ export interface components {
             /** @description Human-readable id of that record. */
             object_display_id?: string;
             /**
-             * @description Type of that record. Known value `account`; other values exist.
+             * @description Type of that record, such as `account`, `article`, `capability`, `conversation`, `enhancement`, `feature`, `group`, `issue`, `product`, `rev_org`, `rev_user`, `ticket` or `timeline_comment`.
              * @example account
              */
             object_type?: string;
@@ -3292,6 +3672,27 @@ export interface components {
             body?: string;
             /** @description Files attached to a comment (beyond the interface document). */
             artifacts?: components["schemas"]["ArtifactSummary"][];
+            /**
+             * @description How a comment's content is given: `text` in `body`, `snap_kit` in `snap_kit_body`, `snap_widget` in `snap_widget_body`, or `data`.
+             * @enum {string}
+             */
+            body_type?: "data" | "snap_kit" | "snap_widget" | "text";
+            /** @description The records a comment mentions. */
+            references?: components["schemas"]["AtomSummary"][];
+            /** @description A comment built from interactive blocks by an installed extension (snap-in). */
+            snap_kit_body?: {
+                /** @description The blocks, as the extension defines them. */
+                body?: Record<string, unknown>;
+                /** @description The extension's action that handles interaction with the blocks. */
+                snap_in_action_name?: string;
+                /** @description The extension that built the comment (id). */
+                snap_in_id?: string;
+            };
+            /** @description Widgets a comment shows, each with the kind of widget in `type`. */
+            snap_widget_body?: {
+                /** @description The kind of widget. */
+                type: string;
+            }[];
         };
         /**
          * @description The state of an organization schedule or schedule fragment.
@@ -3397,16 +3798,6 @@ export interface components {
              */
             warning_target_time?: string;
         };
-        /**
-         * @description Whether an SLA is promised to customers (external) or kept within the organization (internal).
-         * @enum {string}
-         */
-        SlaType: "external" | "internal";
-        /**
-         * @description The state of an SLA; a new SLA is a draft.
-         * @enum {string}
-         */
-        SlaStatus: "draft" | "published" | "archived";
         /**
          * @description Tracks the SLA metrics of one record (a conversation, an issue or a ticket).
          * @example {
@@ -4400,6 +4791,16 @@ export interface components {
             parent_part?: string[];
             /** @description Tags to put on the part. */
             tags?: components["schemas"]["TagReference"][];
+            /**
+             * Format: date-time
+             * @description When the enhancement is planned to be done. Enhancements only.
+             */
+            target_close_date?: string;
+            /**
+             * Format: date-time
+             * @description When work on the enhancement is planned to start. Enhancements only.
+             */
+            target_start_date?: string;
         } & unknown;
         /**
          * @description A part of the product hierarchy (product, capability, feature or enhancement). The interface shows only the summary fields of a part; the other fields here are the ones the reference server returns.
@@ -4431,13 +4832,13 @@ export interface components {
          *     }
          */
         Part: components["schemas"]["BaseRecord"] & {
-            type?: components["schemas"]["PartType"];
+            type: components["schemas"]["PartType"];
             /** @description The part's name. */
-            name?: string;
+            name: string;
             /** @description What the part is. */
             description?: string;
             /** @description The users who own the part. */
-            owned_by?: components["schemas"]["UserSummary"][];
+            owned_by: components["schemas"]["UserSummary"][];
             /** @description The part's parent, at most one; empty for a product. */
             parent_part?: components["schemas"]["PartSummary"][];
             /** @description Files attached to the part. */
@@ -4445,6 +4846,30 @@ export interface components {
             /** @description The tags on the part. */
             tags?: components["schemas"]["TagWithValue"][];
             sync_metadata?: components["schemas"]["SyncMetadataShort"];
+            /**
+             * Format: date-time
+             * @description When an enhancement was finished (enhancements only).
+             */
+            actual_close_date?: string;
+            /**
+             * Format: date-time
+             * @description When work on an enhancement started (enhancements only).
+             */
+            actual_start_date?: string;
+            /**
+             * Format: date-time
+             * @description When an enhancement is planned to be finished (enhancements only).
+             */
+            target_close_date?: string;
+            /**
+             * Format: date-time
+             * @description When work on an enhancement is planned to start (enhancements only).
+             */
+            target_start_date?: string;
+            /** @description The stage an enhancement is in; it has no members yet (enhancements only). */
+            stage_v2?: Record<string, unknown>;
+            /** @description The state an enhancement is in (enhancements only). */
+            state_v2?: string;
         };
         /** @description The part just created. */
         PartsCreateResponse: {
@@ -4541,9 +4966,9 @@ export interface components {
          *       "domain": "emea.globex.example",
          *       "external_ref": "crm-1042",
          *       "primary_rev_org": {
-         *         "type": "account",
-         *         "id": "ACC-1",
-         *         "display_id": "ACC-1",
+         *         "type": "rev_org",
+         *         "id": "REV-1",
+         *         "display_id": "REV-1",
          *         "display_name": "Globex Corporation"
          *       },
          *       "created_date": "2026-11-02T09:15:00.000Z",
@@ -4566,7 +4991,8 @@ export interface components {
             domain?: string;
             /** @description A unique reference to the organization in a system of record. */
             external_ref?: string;
-            primary_rev_org?: components["schemas"]["RecordReference"];
+            /** @description The main Rev organization of the same account (`type: rev_org`): the account's first Rev organization, which is its own main one. The interface document shows this reference with `type: account` and the account's id; this service answers the Rev organization instead, as the platform's clients expect. */
+            primary_rev_org?: components["schemas"]["RevOrgSummary"];
             /** @description Identifier of the stock schema fragment the organization uses. */
             stock_schema_fragment?: string;
             /** @description The organization's subtype. */
@@ -4671,6 +5097,36 @@ export interface components {
          */
         SlaEvaluationPeriod: "monthly" | "quarterly" | "weekly" | "yearly";
         /**
+         * @description Further conditions a policy places on issues, on top of the selector's own; they do not affect records of other types.
+         * @example {
+         *       "parts": [
+         *         "PROD-3"
+         *       ],
+         *       "stage_name": [
+         *         "triage"
+         *       ],
+         *       "rev_orgs": [
+         *         "REV-1"
+         *       ]
+         *     }
+         */
+        SlaIssueSelector: {
+            /** @description Custom field values the issues must have, keyed by custom field name. */
+            custom_fields?: Record<string, unknown>;
+            /** @description Issues owned by one of these users (ids). */
+            owners?: string[];
+            /** @description Issues that belong to one of these parts (ids). */
+            parts?: string[];
+            /** @description Issues linked to one of these Rev organizations (ids). */
+            rev_orgs?: string[];
+            /** @description Issues in one of these stages (stage names). */
+            stage_name?: string[];
+            /** @description Issues of one of these subtypes. */
+            subtype?: string[];
+            /** @description Issues that carry one of these tags (ids). */
+            tags?: string[];
+        };
+        /**
          * @description One policy of an SLA: which records it covers and the targets they must meet. Used in requests too, so unknown fields are refused.
          * @example {
          *       "name": "Urgent tickets",
@@ -4718,6 +5174,9 @@ export interface components {
                 source_channel?: string[];
                 /** @description Custom field values the records must have. */
                 custom_fields?: Record<string, unknown>;
+                issue_selector?: components["schemas"]["SlaIssueSelector"];
+                /** @description Tickets that came from one of these source channels (names); other records are not affected. */
+                ticket_source_channel?: string[];
             };
             /** @description The targets of the policy, one per metric. */
             metrics?: {
@@ -4866,10 +5325,21 @@ export interface components {
         SlasUpdateResponse: {
             sla: components["schemas"]["Sla"];
         };
+        /**
+         * @description How a move between two stages is shown to people.
+         * @example {
+         *       "is_hidden": true
+         *     }
+         */
+        StageTransitionUi: {
+            /** @description Whether the move is left out of the choices people are offered (it stays allowed). */
+            is_hidden?: boolean;
+        };
         /** @description A move allowed from one stage of a diagram to another, as sent in a request. */
         StageDiagramTransitionInput: {
             /** @description The id of the stage a record may move to. */
             target_stage_id: string;
+            ui?: components["schemas"]["StageTransitionUi"];
         };
         /**
          * @description A stage of a stage diagram as sent in a request, with the moves allowed from it.
@@ -4986,6 +5456,7 @@ export interface components {
                         name?: string;
                         sync_metadata?: components["schemas"]["SyncMetadataShort"];
                     };
+                    ui?: components["schemas"]["StageTransitionUi"];
                 }[];
             }[];
             sync_metadata?: components["schemas"]["SyncMetadata"];
@@ -5168,7 +5639,7 @@ export interface components {
             response_text?: string;
             /** @description The survey's title. */
             title?: string;
-            /** @description The survey's fields. */
+            /** @description The survey's fields, each with its `field_type` (for a field sent without one, the kind that follows from its `uenum_values`, `allowed_values`, `validation` and `default_value`). */
             schema?: components["schemas"]["FieldDescriptor"][];
             /** @description The survey's fields with the question asked for each. */
             schema_with_metadata?: {
@@ -5340,11 +5811,6 @@ export interface components {
             /** @description Id of the role the member gets on the vista. Left out, the member gets the default role. */
             role?: string;
         };
-        /**
-         * @description The state of a vista group item, such as a sprint.
-         * @enum {string}
-         */
-        VistaState: "active" | "completed" | "planned";
         /** @description Body of `POST /vistas.create`. `name` and `type` are required. A curated vista holds the records listed in `items`; a dynamic vista is a saved filter over `object_type`; a grouped vista holds group items such as sprints. */
         VistasCreateRequest: {
             /** @description The vista's name, at least one character. */
@@ -5363,6 +5829,8 @@ export interface components {
                 /** @description The record's id. */
                 id: string;
             }[];
+            /** @description The conditions of a dynamic vista, in the shape of the list request of its `object_type` (such as the filters of `works.list` for `works`). Stored and answered as sent; only dynamic vistas carry one. */
+            filter?: Record<string, unknown>;
             /**
              * @description The kind of records the vista is over. Known values include `works`, `parts`, `conversations`, `accounts`, `rev_orgs` and `articles`; others exist.
              * @example works
@@ -5374,29 +5842,41 @@ export interface components {
             state?: components["schemas"]["VistaState"];
         };
         /**
-         * @description A record that a curated vista holds, or a group item (such as a sprint) of a grouped vista.
+         * @description A record that a curated vista holds, or a group item (such as a sprint) of a grouped vista: a short reference whose members depend on the record's `type` (see the record summary), with the name shown for it.
          * @example {
          *       "type": "account",
          *       "id": "ACC-1",
          *       "display_id": "ACC-1",
          *       "display_name": "Globex Corporation"
          *     }
+         * @example {
+         *       "type": "ticket",
+         *       "id": "TKT-7",
+         *       "display_id": "TKT-7",
+         *       "display_name": "Customer cannot export a report",
+         *       "title": "Customer cannot export a report",
+         *       "severity": "high",
+         *       "owned_by": [
+         *         {
+         *           "type": "dev_user",
+         *           "id": "DEVU-1",
+         *           "display_id": "DEVU-1",
+         *           "display_name": "Ada Lovelace"
+         *         }
+         *       ]
+         *     }
          */
-        VistaItem: {
-            /**
-             * @description The type of the item. Known value `account`; other values exist.
-             * @example account
-             */
-            type?: string;
-            /** @description The item's human-readable id. */
-            display_id?: string;
-            /** @description The item's id. */
-            id: string;
-            /** @description The name shown for the item. */
-            display_name?: string;
+        VistaItem: components["schemas"]["AtomSummary"] & {
+            /** @description On a dynamic vista over meetings, the meeting the entry stands for. */
+            item?: {
+                /** @description The meeting's human-readable id. */
+                display_id?: string;
+                /** @description The meeting's id. */
+                id: string;
+            };
         };
         /**
-         * @description A vista, a saved view of records that can be shared with other users.
+         * @description A vista, a saved view of records that can be shared with other users. Its `type` says which members it has: a `curated` vista lists its records in `items`; a `dynamic` vista selects records with `filter_type` and `filter`; a `grouped` vista (such as a sprint board, `flavor`) groups the records of its `filter_type`.
          * @example {
          *       "id": "VISTA-1",
          *       "display_id": "VISTA-1",
@@ -5429,12 +5909,19 @@ export interface components {
          *     }
          */
         Vista: components["schemas"]["BaseRecord"] & {
-            type?: components["schemas"]["VistaType"];
+            type: components["schemas"]["VistaType"];
             flavor?: components["schemas"]["VistaFlavor"];
+            /**
+             * @description The kind of records a dynamic or grouped vista selects (a grouped vista is over `conversations`, `parts` or `works`); curated vistas have none.
+             * @enum {string}
+             */
+            filter_type?: "accounts" | "articles" | "conversations" | "credits" | "custom_objects" | "dev_users" | "incidents" | "invoices" | "meetings" | "parts" | "quotes" | "rev_orgs" | "rev_users" | "works";
+            /** @description The conditions a dynamic vista applies, in the shape of the list request for its `filter_type` (for meetings: `channel`, `created_by`, `created_date`, `ended_date`, `modified_date`, `scheduled_date`, `external_ref`, `group_by`, `links`, `members`, `organizer`, `sort_by`, `state`, `subtype`, `sync_metadata`). */
+            filter?: Record<string, unknown>;
             /** @description Whether this is the default view of its kind. */
             is_default?: boolean;
             /** @description The vista's name. */
-            name?: string;
+            name: string;
             /** @description The users the vista is shared with, and in which role. */
             shared_with?: {
                 member?: components["schemas"]["UserSummary"];
@@ -5453,7 +5940,7 @@ export interface components {
              */
             object_type?: string;
             state?: components["schemas"]["VistaState"];
-        };
+        } & unknown & unknown;
         /** @description The vista just created. */
         VistasCreateResponse: {
             vista: components["schemas"]["Vista"];
@@ -5511,6 +5998,12 @@ export interface components {
          * @enum {string}
          */
         WorkType: "incident" | "issue" | "opportunity" | "task" | "ticket";
+        /**
+         * @description A channel through which customers reach the organization on a ticket.
+         * @example email
+         * @enum {string}
+         */
+        TicketChannel: "email" | "plug" | "slack" | "twilio" | "twilio_sms";
         /** @description Body of `POST /works.create`. `type`, `title`, `applies_to_part` and `owned_by` are required. Every custom field sent needs its schema named in `custom_schema_spec`. */
         WorksCreateRequest: {
             /** @description The kind of work item to create (`incident`, `issue`, `opportunity`, `task` or `ticket`). */
@@ -5541,9 +6034,60 @@ export interface components {
              * @description When the work is planned to be closed.
              */
             target_close_date?: string;
+            /** @description An issue's priority (issues only; on another type it is refused with 400 `invalid_field`). */
+            priority?: components["schemas"]["IssuePriority"];
+            /**
+             * Format: date-time
+             * @description When work on an issue is planned to start (issues only).
+             */
+            target_start_date?: string;
+            /** @description An issue's estimated effort (issues only). */
+            estimated_effort?: number;
+            /** @description The sprint an issue is planned in, a vista of the organization (id; issues only). */
+            sprint?: string;
+            /** @description How badly a ticket affects the customer (tickets only; on another type, 400 `invalid_field`). */
+            severity?: components["schemas"]["TicketSeverity"];
+            /** @description The customer account a ticket is for (id; tickets only). Left out while `rev_org` is sent, it is the Rev organization's account. */
+            account?: string;
+            /** @description The Rev organization a ticket is for (id; tickets only). Left out while `account` is sent, it is the account's main Rev organization, when the account has one; when both are sent they must match. */
+            rev_org?: string;
+            /** @description The channels the ticket's customer writes in on (tickets only; default none). */
+            channels?: components["schemas"]["TicketChannel"][];
+            /** @description The group of users the ticket is assigned to (id; tickets only). */
+            group?: string;
+            /** @description Whether the ticket waits for an answer from the organization (tickets only; default `false`). */
+            needs_response?: boolean;
+            /** @description The channel the ticket came from, such as `email` (tickets only). */
+            source_channel?: string;
         };
         /**
-         * @description A work item, an incident, issue, opportunity, task or ticket.
+         * @description A short reference to a configured communication channel (a mailbox, a chat workspace, a phone line).
+         * @example {
+         *       "id": "CHAN-1",
+         *       "display_id": "CHAN-1"
+         *     }
+         */
+        ChannelSummary: {
+            /** @description The channel's human-readable id. */
+            display_id?: string;
+            /** @description The channel's id. */
+            id: string;
+        };
+        /**
+         * @description A short reference to a group of users.
+         * @example {
+         *       "id": "GRP-1",
+         *       "display_id": "GRP-1"
+         *     }
+         */
+        GroupSummary: {
+            /** @description The group's human-readable id. */
+            display_id?: string;
+            /** @description The group's id. */
+            id: string;
+        };
+        /**
+         * @description A work item, an incident, issue, opportunity, task or ticket. `type` says which: the planning members (`developed_with`, `estimated_effort`, `priority`, `priority_v2`, `sprint`, `target_start_date`) belong to issues, the customer members (`account`, `channels`, `group`, `needs_response`, `rev_org`, `sentiment`, `severity`, `source_channel`, `visibility`) to tickets.
          * @example {
          *       "id": "ISS-12",
          *       "display_id": "ISS-12",
@@ -5583,7 +6127,7 @@ export interface components {
          *     }
          */
         Work: components["schemas"]["BaseRecord"] & {
-            type?: components["schemas"]["WorkType"];
+            type: components["schemas"]["WorkType"];
             /**
              * Format: date-time
              * @description When the work was closed.
@@ -5616,7 +6160,7 @@ export interface components {
             /** @description The work's reference in an external system. */
             external_ref?: string;
             /** @description The users who own the work. */
-            owned_by?: components["schemas"]["UserSummary"][];
+            owned_by: components["schemas"]["UserSummary"][];
             /** @description The users who reported the work. */
             reported_by?: components["schemas"]["UserSummary"][];
             stage?: components["schemas"]["StageInfo"];
@@ -5630,7 +6174,7 @@ export interface components {
             /** @description The tags on the work. */
             tags?: components["schemas"]["TagWithValue"][];
             /** @description The work's title. */
-            title?: string;
+            title: string;
             /** @description Other parts the work is developed with. */
             developed_with?: components["schemas"]["PartSummary"][];
             /** @description Another human-readable id the work is known by. */
@@ -5643,10 +6187,11 @@ export interface components {
              */
             last_code_activity?: string;
             /**
-             * @description The work's priority. Known value `p0`; other values exist.
+             * @description An issue's priority, `p0` (most urgent) to `p3`.
              * @example p0
+             * @enum {string}
              */
-            priority?: string;
+            priority?: "p0" | "p1" | "p2" | "p3";
             priority_v2?: components["schemas"]["EnumValue"];
             sla_summary?: components["schemas"]["SlaSummary"];
             /** @description A short reference to the work's SLA tracker. */
@@ -5680,6 +6225,35 @@ export interface components {
                 start_date?: string;
                 state?: components["schemas"]["VistaState"];
             };
+            /** @description The customer account a ticket is for (tickets only). */
+            account?: components["schemas"]["AccountSummary"];
+            /** @description The channels a ticket's customer wrote in on (tickets only). */
+            channels?: components["schemas"]["TicketChannel"][];
+            /** @description The configured communication channels a ticket runs on (tickets only). */
+            channels_v2?: components["schemas"]["ChannelSummary"][];
+            /** @description The group of users a ticket is assigned to (tickets only). */
+            group?: components["schemas"]["GroupSummary"];
+            /** @description Whether a ticket waits for an answer from the organization (tickets only). */
+            needs_response?: boolean;
+            /** @description The Rev organization a ticket is for (tickets only). */
+            rev_org?: components["schemas"]["RevOrgSummary"];
+            /** @description How the customer feels on a ticket, as judged from the conversation (tickets only). */
+            sentiment?: components["schemas"]["EnumValue"];
+            /**
+             * Format: date-time
+             * @description When a ticket's sentiment last changed (tickets only).
+             */
+            sentiment_modified_date?: string;
+            /** @description A short explanation of a ticket's sentiment (tickets only). */
+            sentiment_summary?: string;
+            /** @description How badly a ticket affects the customer (tickets only). */
+            severity?: components["schemas"]["TicketSeverity"];
+            /** @description The channel a ticket came from, such as `email` (tickets only). */
+            source_channel?: string;
+            /** @description The configured communication channel a ticket came from (tickets only). */
+            source_channel_v2?: components["schemas"]["ChannelSummary"];
+            /** @description Who outside the organization may see a ticket (tickets only). */
+            visibility?: components["schemas"]["EnumValue"];
         };
         /** @description The work item just created. */
         WorksCreateResponse: {
@@ -5690,9 +6264,179 @@ export interface components {
             /** @description The id of the work item to delete. */
             id: string;
         };
+        /**
+         * @description Where a record stands against its SLA targets.
+         * @example warning
+         * @enum {string}
+         */
+        SlaSummaryStage: "breached" | "completed" | "paused" | "running" | "warning";
         /** @description The matching work items, all in one answer (an export is not paginated; `first` bounds it). */
         WorksExportResponse: {
             works: components["schemas"]["Work"][];
+        };
+        /**
+         * @description Filters works by where they stand against their SLA.
+         * @example {
+         *       "stage": [
+         *         "breached",
+         *         "warning"
+         *       ],
+         *       "target_time": {
+         *         "type": "preset",
+         *         "preset_type": "next_n_days",
+         *         "days": 2
+         *       }
+         *     }
+         */
+        SlaSummaryFilter: {
+            /** @description Only works whose SLA stands at one of these stages. */
+            stage?: components["schemas"]["SlaSummaryStage"][];
+            /** @description Only works whose next SLA target falls within this range (POST body only). */
+            target_time?: components["schemas"]["DateFilter"];
+        };
+        /**
+         * @description Filters that apply to issues only; a work of another type is not affected by them. On GET they are sent as dotted query parameters (`issue.priority=p0,p1`).
+         * @example {
+         *       "priority": [
+         *         "p0",
+         *         "p1"
+         *       ],
+         *       "rev_orgs": [
+         *         "REV-1"
+         *       ],
+         *       "sla_summary": {
+         *         "stage": [
+         *           "breached"
+         *         ]
+         *       }
+         *     }
+         */
+        IssueFilter: {
+            /** @description Only issues linked to one of these customer accounts (ids). */
+            accounts?: string[];
+            /** @description Only issues whose work started within this range (POST body only). */
+            actual_start_date?: components["schemas"]["DateFilter"];
+            /** @description Only issues with one of these priorities. */
+            priority?: components["schemas"]["IssuePriority"][];
+            /** @description Only issues whose configurable priority has one of these ids. */
+            priority_v2?: number[];
+            /** @description Only issues linked to one of these Rev organizations (ids). */
+            rev_orgs?: string[];
+            sla_summary?: components["schemas"]["SlaSummaryFilter"];
+            /** @description Only issues planned in one of these sprints (ids). */
+            sprint?: string[];
+            /** @description Only issues planned to start within this range (POST body only). */
+            target_start_date?: components["schemas"]["DateFilter"];
+        };
+        /**
+         * @description Filters works by whether they were imported and still wait to be confirmed (staged).
+         * @example {
+         *       "is_staged": false
+         *     }
+         */
+        StagedInfoFilter: {
+            /** @description Only works that are (`true`) or are not (`false`) staged. */
+            is_staged?: boolean;
+        };
+        /**
+         * @description Filters records by their last synchronization into this service from an external system.
+         * @example {
+         *       "status": [
+         *         "failed"
+         *       ],
+         *       "sync_unit": [
+         *         "SYNC-1"
+         *       ]
+         *     }
+         */
+        SyncInFilter: {
+            /** @description Only records whose last inbound synchronization ended with one of these outcomes. */
+            status?: ("failed" | "modified" | "staged" | "succeeded")[];
+            /** @description Only records last synchronized in within this range (POST body only). */
+            sync_date?: components["schemas"]["DateFilter"];
+            /** @description Only records touched by one of these synchronization runs (ids). */
+            sync_history?: string[];
+            /** @description Only records synchronized by one of these synchronization units (ids). */
+            sync_unit?: string[];
+        };
+        /**
+         * @description Filters records by their last synchronization from this service out to an external system.
+         * @example {
+         *       "status": [
+         *         "succeeded"
+         *       ]
+         *     }
+         */
+        SyncOutFilter: {
+            /** @description Only records whose last outbound synchronization ended with one of these outcomes. */
+            status?: ("failed" | "modified" | "succeeded")[];
+            /** @description Only records last synchronized out within this range (POST body only). */
+            sync_date?: components["schemas"]["DateFilter"];
+            /** @description Only records touched by one of these synchronization runs (ids). */
+            sync_history?: string[];
+            /** @description Only records synchronized by one of these synchronization units (ids). */
+            sync_unit?: string[];
+        };
+        /**
+         * @description Filters records by how they are kept in step with external systems.
+         * @example {
+         *       "origin_system": [
+         *         "jira"
+         *       ],
+         *       "last_sync_in": {
+         *         "status": [
+         *           "succeeded"
+         *         ]
+         *       }
+         *     }
+         */
+        SyncMetadataFilter: {
+            /** @description Only records known in the external system under one of these references. */
+            external_reference?: string[];
+            /** @description Only records that came from one of these external systems (names). */
+            origin_system?: string[];
+            last_sync_in?: components["schemas"]["SyncInFilter"];
+            last_sync_out?: components["schemas"]["SyncOutFilter"];
+        };
+        /**
+         * @description Filters that apply to tickets only; a work of another type is not affected by them. On GET they are sent as dotted query parameters (`ticket.severity=high,blocker`).
+         * @example {
+         *       "severity": [
+         *         "blocker",
+         *         "high"
+         *       ],
+         *       "needs_response": true,
+         *       "rev_org": [
+         *         "REV-1"
+         *       ]
+         *     }
+         */
+        TicketFilter: {
+            /** @description Only tickets of one of these brands (ids). */
+            brand?: string[];
+            /** @description Only tickets that came in through one of these channels. */
+            channels?: components["schemas"]["TicketChannel"][];
+            /** @description Only tickets that came in through one of these configured communication channels (ids). */
+            channels_v2?: string[];
+            /** @description Only tickets assigned to one of these groups (ids). */
+            group?: string[];
+            /** @description Only tickets that are (`true`) or are not (`false`) frozen against changes. */
+            is_frozen?: boolean;
+            /** @description Only tickets that are (`true`) or are not (`false`) marked as spam. */
+            is_spam?: boolean;
+            /** @description Only tickets that do (`true`) or do not (`false`) wait for an answer from the organization. */
+            needs_response?: boolean;
+            /** @description Only tickets of one of these Rev organizations (ids). */
+            rev_org?: string[];
+            /** @description Only tickets with one of these severities. */
+            severity?: components["schemas"]["TicketSeverity"][];
+            sla_summary?: components["schemas"]["SlaSummaryFilter"];
+            /** @description Only tickets that came from one of these source channels (names). */
+            source_channel?: string[];
+            /** @description Only tickets that came from one of these configured source channels (ids). */
+            source_channel_v2?: string[];
+            /** @description A filter on the surveys answered about a ticket; it takes no members yet. */
+            surveys?: Record<string, unknown>;
         };
         /** @description Body of `POST /works.export`. Every filter is optional; filters combine, so a work item is exported only when it matches all of those sent. */
         WorksExportRequest: {
@@ -5738,6 +6482,10 @@ export interface components {
             target_close_date?: components["schemas"]["DateFilter"];
             /** @description Only work items that belong to this vista (id). */
             vista?: string;
+            issue?: components["schemas"]["IssueFilter"];
+            staged_info?: components["schemas"]["StagedInfoFilter"];
+            sync_metadata?: components["schemas"]["SyncMetadataFilter"];
+            ticket?: components["schemas"]["TicketFilter"];
         };
         /** @description The work item asked for. */
         WorksGetResponse: {
@@ -5795,6 +6543,14 @@ export interface components {
             target_close_date?: components["schemas"]["DateFilter"];
             /** @description Only work items that belong to this vista (id). */
             vista?: string;
+            /** @description Filters on issues only; works of other types pass them. */
+            issue?: components["schemas"]["IssueFilter"];
+            /** @description Only work items that are (or are not) staged by an import. */
+            staged_info?: components["schemas"]["StagedInfoFilter"];
+            /** @description Only work items whose synchronization with another system matches. */
+            sync_metadata?: components["schemas"]["SyncMetadataFilter"];
+            /** @description Filters on tickets only; works of other types pass them. */
+            ticket?: components["schemas"]["TicketFilter"];
         };
         /**
          * @description A change to the files attached to a record: `set` replaces the whole list, or `add` and `remove` change it. Send either `set` or `add`/`remove`, not both; at least one of them is needed.
@@ -5876,6 +6632,31 @@ export interface components {
              * @description When the work is now planned to be closed.
              */
             target_close_date?: string;
+            /** @description An issue's priority (issues only; on another type, 400 `invalid_field`). */
+            priority?: components["schemas"]["IssuePriority"];
+            /**
+             * Format: date-time
+             * @description When work on an issue is planned to start (issues only).
+             */
+            target_start_date?: string;
+            /** @description An issue's estimated effort (issues only). */
+            estimated_effort?: number;
+            /** @description The sprint an issue is planned in, a vista of the organization (id; issues only). */
+            sprint?: string;
+            /** @description How badly a ticket affects the customer (tickets only; on another type, 400 `invalid_field`). */
+            severity?: components["schemas"]["TicketSeverity"];
+            /** @description The customer account a ticket is for (id; tickets only). Left out while `rev_org` is sent, it is the Rev organization's account. */
+            account?: string;
+            /** @description The Rev organization a ticket is for (id; tickets only). Left out while `account` is sent, it is the account's main Rev organization, when the account has one; when both are sent they must match. */
+            rev_org?: string;
+            /** @description The channels the ticket's customer writes in on (tickets only; replaces the stored list). */
+            channels?: components["schemas"]["TicketChannel"][];
+            /** @description The group of users the ticket is assigned to (id; tickets only). */
+            group?: string;
+            /** @description Whether the ticket waits for an answer from the organization (tickets only). */
+            needs_response?: boolean;
+            /** @description The channel the ticket came from, such as `email` (tickets only). */
+            source_channel?: string;
         };
         /** @description The work item after the change. */
         WorksUpdateResponse: {
@@ -8814,6 +9595,14 @@ export interface operations {
                      *         "display_id": "FEAT-9",
                      *         "type": "feature",
                      *         "name": "Report export",
+                     *         "owned_by": [
+                     *           {
+                     *             "type": "dev_user",
+                     *             "id": "DEVU-1",
+                     *             "display_id": "DEVU-1",
+                     *             "display_name": "Ada Lovelace"
+                     *           }
+                     *         ],
                      *         "created_date": "2026-11-02T09:15:00.000Z"
                      *       }
                      *     }
@@ -8896,6 +9685,14 @@ export interface operations {
                      *         "display_id": "FEAT-9",
                      *         "type": "feature",
                      *         "name": "Report export",
+                     *         "owned_by": [
+                     *           {
+                     *             "type": "dev_user",
+                     *             "id": "DEVU-1",
+                     *             "display_id": "DEVU-1",
+                     *             "display_name": "Ada Lovelace"
+                     *           }
+                     *         ],
                      *         "created_date": "2026-11-02T09:15:00.000Z"
                      *       }
                      *     }
@@ -8944,6 +9741,14 @@ export interface operations {
                      *         "display_id": "FEAT-9",
                      *         "type": "feature",
                      *         "name": "Report export",
+                     *         "owned_by": [
+                     *           {
+                     *             "type": "dev_user",
+                     *             "id": "DEVU-1",
+                     *             "display_id": "DEVU-1",
+                     *             "display_name": "Ada Lovelace"
+                     *           }
+                     *         ],
                      *         "created_date": "2026-11-02T09:15:00.000Z"
                      *       }
                      *     }
@@ -9053,6 +9858,14 @@ export interface operations {
                      *           "display_id": "FEAT-9",
                      *           "type": "feature",
                      *           "name": "Report export",
+                     *           "owned_by": [
+                     *             {
+                     *               "type": "dev_user",
+                     *               "id": "DEVU-1",
+                     *               "display_id": "DEVU-1",
+                     *               "display_name": "Ada Lovelace"
+                     *             }
+                     *           ],
                      *           "created_date": "2026-11-02T09:15:00.000Z"
                      *         }
                      *       ],
@@ -9111,6 +9924,14 @@ export interface operations {
                      *           "display_id": "FEAT-9",
                      *           "type": "feature",
                      *           "name": "Report export",
+                     *           "owned_by": [
+                     *             {
+                     *               "type": "dev_user",
+                     *               "id": "DEVU-1",
+                     *               "display_id": "DEVU-1",
+                     *               "display_name": "Ada Lovelace"
+                     *             }
+                     *           ],
                      *           "created_date": "2026-11-02T09:15:00.000Z"
                      *         }
                      *       ],
@@ -10621,7 +11442,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "severity",
+                 *       "name": "impact",
                  *       "description": "How badly customers are affected.",
                  *       "allowed_values": [
                  *         "low",
@@ -10648,7 +11469,7 @@ export interface operations {
                      *       "tag": {
                      *         "id": "TAG-6",
                      *         "display_id": "TAG-6",
-                     *         "name": "severity",
+                     *         "name": "impact",
                      *         "description": "How badly customers are affected.",
                      *         "allowed_values": [
                      *           "low",
@@ -11623,6 +12444,191 @@ export interface operations {
                  * @example VISTA-4
                  */
                 vista?: string;
+                /**
+                 * @description Only issues linked to one of these customer accounts (ids); comma-separated.
+                 * @example [
+                 *       "ACC-1"
+                 *     ]
+                 */
+                "issue.accounts"?: string[];
+                /**
+                 * @description Only issues with one of these priorities; comma-separated.
+                 * @example [
+                 *       "p0",
+                 *       "p1"
+                 *     ]
+                 */
+                "issue.priority"?: components["schemas"]["IssuePriority"][];
+                /**
+                 * @description Only issues whose configurable priority has one of these ids; comma-separated.
+                 * @example [
+                 *       1,
+                 *       2
+                 *     ]
+                 */
+                "issue.priority_v2"?: number[];
+                /**
+                 * @description Only issues linked to one of these Rev organizations (ids); comma-separated.
+                 * @example [
+                 *       "REV-1"
+                 *     ]
+                 */
+                "issue.rev_orgs"?: string[];
+                /**
+                 * @description Only issues whose SLA stands at one of these stages; comma-separated.
+                 * @example [
+                 *       "breached"
+                 *     ]
+                 */
+                "issue.sla_summary.stage"?: components["schemas"]["SlaSummaryStage"][];
+                /**
+                 * @description Only issues planned in one of these sprints (ids); comma-separated.
+                 * @example [
+                 *       "VISTA-7"
+                 *     ]
+                 */
+                "issue.sprint"?: string[];
+                /**
+                 * @description Only works that are (`true`) or are not (`false`) staged.
+                 * @example false
+                 */
+                "staged_info.is_staged"?: boolean;
+                /**
+                 * @description Only works known in an external system under one of these references; comma-separated.
+                 * @example [
+                 *       "jira:PROJ-12"
+                 *     ]
+                 */
+                "sync_metadata.external_reference"?: string[];
+                /**
+                 * @description Only works that came from one of these external systems; comma-separated.
+                 * @example [
+                 *       "jira"
+                 *     ]
+                 */
+                "sync_metadata.origin_system"?: string[];
+                /**
+                 * @description Only works whose last inbound synchronization ended with one of these outcomes; comma-separated.
+                 * @example [
+                 *       "failed"
+                 *     ]
+                 */
+                "sync_metadata.last_sync_in.status"?: ("failed" | "modified" | "staged" | "succeeded")[];
+                /**
+                 * @description Only works touched by one of these inbound synchronization runs (ids); comma-separated.
+                 * @example [
+                 *       "SYNCH-1"
+                 *     ]
+                 */
+                "sync_metadata.last_sync_in.sync_history"?: string[];
+                /**
+                 * @description Only works synchronized in by one of these synchronization units (ids); comma-separated.
+                 * @example [
+                 *       "SYNC-1"
+                 *     ]
+                 */
+                "sync_metadata.last_sync_in.sync_unit"?: string[];
+                /**
+                 * @description Only works whose last outbound synchronization ended with one of these outcomes; comma-separated.
+                 * @example [
+                 *       "succeeded"
+                 *     ]
+                 */
+                "sync_metadata.last_sync_out.status"?: ("failed" | "modified" | "succeeded")[];
+                /**
+                 * @description Only works touched by one of these outbound synchronization runs (ids); comma-separated.
+                 * @example [
+                 *       "SYNCH-2"
+                 *     ]
+                 */
+                "sync_metadata.last_sync_out.sync_history"?: string[];
+                /**
+                 * @description Only works synchronized out by one of these synchronization units (ids); comma-separated.
+                 * @example [
+                 *       "SYNC-2"
+                 *     ]
+                 */
+                "sync_metadata.last_sync_out.sync_unit"?: string[];
+                /**
+                 * @description Only tickets of one of these brands (ids); comma-separated.
+                 * @example [
+                 *       "BRAND-1"
+                 *     ]
+                 */
+                "ticket.brand"?: string[];
+                /**
+                 * @description Only tickets that came in through one of these channels; comma-separated.
+                 * @example [
+                 *       "email",
+                 *       "slack"
+                 *     ]
+                 */
+                "ticket.channels"?: components["schemas"]["TicketChannel"][];
+                /**
+                 * @description Only tickets that came in through one of these configured communication channels (ids); comma-separated.
+                 * @example [
+                 *       "CHAN-1"
+                 *     ]
+                 */
+                "ticket.channels_v2"?: string[];
+                /**
+                 * @description Only tickets assigned to one of these groups (ids); comma-separated.
+                 * @example [
+                 *       "GRP-1"
+                 *     ]
+                 */
+                "ticket.group"?: string[];
+                /**
+                 * @description Only tickets that are (`true`) or are not (`false`) frozen against changes.
+                 * @example false
+                 */
+                "ticket.is_frozen"?: boolean;
+                /**
+                 * @description Only tickets that are (`true`) or are not (`false`) marked as spam.
+                 * @example false
+                 */
+                "ticket.is_spam"?: boolean;
+                /**
+                 * @description Only tickets that do (`true`) or do not (`false`) wait for an answer.
+                 * @example true
+                 */
+                "ticket.needs_response"?: boolean;
+                /**
+                 * @description Only tickets of one of these Rev organizations (ids); comma-separated.
+                 * @example [
+                 *       "REV-1"
+                 *     ]
+                 */
+                "ticket.rev_org"?: string[];
+                /**
+                 * @description Only tickets with one of these severities; comma-separated.
+                 * @example [
+                 *       "high",
+                 *       "blocker"
+                 *     ]
+                 */
+                "ticket.severity"?: components["schemas"]["TicketSeverity"][];
+                /**
+                 * @description Only tickets whose SLA stands at one of these stages; comma-separated.
+                 * @example [
+                 *       "warning"
+                 *     ]
+                 */
+                "ticket.sla_summary.stage"?: components["schemas"]["SlaSummaryStage"][];
+                /**
+                 * @description Only tickets that came from one of these source channels (names); comma-separated.
+                 * @example [
+                 *       "email"
+                 *     ]
+                 */
+                "ticket.source_channel"?: string[];
+                /**
+                 * @description Only tickets that came from one of these configured source channels (ids); comma-separated.
+                 * @example [
+                 *       "CHAN-2"
+                 *     ]
+                 */
+                "ticket.source_channel_v2"?: string[];
             };
             header?: never;
             path?: never;
@@ -11657,6 +12663,14 @@ export interface operations {
                      *           "display_id": "TKT-7",
                      *           "type": "ticket",
                      *           "title": "Customer cannot export a report",
+                     *           "owned_by": [
+                     *             {
+                     *               "type": "dev_user",
+                     *               "id": "DEVU-1",
+                     *               "display_id": "DEVU-1",
+                     *               "display_name": "Ada Lovelace"
+                     *             }
+                     *           ],
                      *           "created_date": "2026-11-03T10:00:00.000Z"
                      *         }
                      *       ]
@@ -11735,6 +12749,14 @@ export interface operations {
                      *           "display_id": "TKT-7",
                      *           "type": "ticket",
                      *           "title": "Customer cannot export a report",
+                     *           "owned_by": [
+                     *             {
+                     *               "type": "dev_user",
+                     *               "id": "DEVU-1",
+                     *               "display_id": "DEVU-1",
+                     *               "display_name": "Ada Lovelace"
+                     *             }
+                     *           ],
                      *           "created_date": "2026-11-03T10:00:00.000Z"
                      *         }
                      *       ]
@@ -11784,6 +12806,14 @@ export interface operations {
                      *           "name": "triage"
                      *         },
                      *         "object_version": 1,
+                     *         "owned_by": [
+                     *           {
+                     *             "type": "dev_user",
+                     *             "id": "DEVU-1",
+                     *             "display_id": "DEVU-1",
+                     *             "display_name": "Ada Lovelace"
+                     *           }
+                     *         ],
                      *         "created_date": "2026-11-02T09:15:00.000Z"
                      *       }
                      *     }
@@ -11836,6 +12866,14 @@ export interface operations {
                      *           "name": "triage"
                      *         },
                      *         "object_version": 1,
+                     *         "owned_by": [
+                     *           {
+                     *             "type": "dev_user",
+                     *             "id": "DEVU-1",
+                     *             "display_id": "DEVU-1",
+                     *             "display_name": "Ada Lovelace"
+                     *           }
+                     *         ],
                      *         "created_date": "2026-11-02T09:15:00.000Z"
                      *       }
                      *     }

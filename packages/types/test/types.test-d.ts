@@ -60,10 +60,12 @@ describe("operations", () => {
 describe("records", () => {
   it("gives a work its interface fields", () => {
     expectTypeOf<Work["id"]>().toEqualTypeOf<string>();
-    expectTypeOf<Work["type"]>().toEqualTypeOf<WorkType | undefined>();
+    expectTypeOf<Work["type"]>().toEqualTypeOf<WorkType>();
     expectTypeOf<NonNullable<Work["stage"]>["name"]>().toEqualTypeOf<string | undefined>();
-    // @ts-expect-error works have no `severity` field in the interface
-    type _Severity = Work["severity"];
+    // A ticket's severity is one of the platform's four values, not any string.
+    expectTypeOf<Work["severity"]>().toEqualTypeOf<"blocker" | "high" | "low" | "medium" | undefined>();
+    // @ts-expect-error works have no `flavor` field (that is a vista's)
+    type _Flavor = Work["flavor"];
   });
 });
 
