@@ -4,7 +4,7 @@
 //
 //   pnpm --filter @workapi/server bench:pagination [records=20000] [database-url]
 import { performance } from "node:perf_hooks";
-import { dropPostgresSchema, openStore } from "../dist/store/database.js";
+import { dropPostgresSchema, openStore } from "../dist/store/open.js";
 
 const total = Number(process.argv[2] ?? 20_000);
 const databaseUrl = process.argv[3];

@@ -6,7 +6,7 @@
 import { performance } from "node:perf_hooks";
 import { seed } from "../dist/seed.js";
 import { bootstrap } from "../dist/server.js";
-import { openStore } from "../dist/store/database.js";
+import { openStore } from "../dist/store/open.js";
 
 const works = Number(process.argv[2] ?? 10_000);
 

@@ -1,11 +1,18 @@
 #!/usr/bin/env node
-// The operator's entry points: serve, token create / revoke, seed.
+// The operator's entry points: serve, token create / revoke, org create / list / deactivate, seed.
 import { Command, InvalidArgumentError } from "commander";
 import { configFromEnv, DEFAULTS, type ServerConfig } from "./config.js";
 import { actorOf, issueToken } from "./http/auth.js";
 import { runSeed } from "./seed-cli.js";
-import { bootstrap, startServer } from "./server.js";
-import { openStore } from "./store/database.js";
+import {
+  bootstrap,
+  createOrganization,
+  reportFirstStart,
+  requireTokenFileFree,
+  startServer,
+  writeTokenFile,
+} from "./server.js";
+import { openStore } from "./store/open.js";
 import type { Store } from "./store/types.js";
 
 function wholeNumber(value: string): number {
@@ -44,6 +51,15 @@ function configOf(flags: CommonFlags & Record<string, unknown>): ServerConfig {
   if (flags.dataDir) env.WORKAPI_DATA_DIR = flags.dataDir;
   if (flags.databaseUrl) env.DATABASE_URL = flags.databaseUrl;
   return configFromEnv(env, overrides);
+}
+
+/** The first organization, created (its admin token written and printed) when the database is empty. */
+async function firstOrg(store: Store, flags: CommonFlags) {
+  const first = await bootstrap(store);
+  const { dataDir } = configOf(flags as CommonFlags & Record<string, unknown>);
+  // On stderr: the stdout of `token create` and `org create` is the one secret they issue, for scripts.
+  reportFirstStart(dataDir, first, (line) => process.stderr.write(`${line}\n`));
+  return first;
 }
 
 async function withStore<T>(flags: CommonFlags, fn: (store: Store) => Promise<T>): Promise<T> {
@@ -103,7 +119,7 @@ withStoreFlags(program.command("seed").description("load the demo data set into 
   )
   .action(async (flags) => {
     await withStore(flags, async (store) => {
-      const { org, admin } = await bootstrap(store);
+      const { org, admin } = await firstOrg(store, flags);
       await runSeed(store, org, admin, { works: flags.works, seed: flags.randomSeed });
     });
   });
@@ -117,7 +133,7 @@ withStoreFlags(token.command("create").description("issue a token and print its 
   .option("--client-id <id>", "client id (application access tokens)")
   .action(async (flags) => {
     await withStore(flags, async (store) => {
-      const { org, admin } = await bootstrap(store);
+      const { org, admin } = await firstOrg(store, flags);
       const issued = await issueToken(store, actorOf(org, admin), {
         scopes: String(flags.scopes)
           .split(",")
@@ -138,9 +154,55 @@ withStoreFlags(
   token.command("revoke").description("revoke a token by its id or display id").argument("<id>"),
 ).action(async (id: string, flags) => {
   await withStore(flags, async (store) => {
-    const { org, admin } = await bootstrap(store);
+    const { org, admin } = await firstOrg(store, flags);
     const revoked = await store.revokeToken(actorOf(org, admin), id);
     process.stderr.write(`revoked ${revoked.display_id}\n`);
+  });
+});
+
+const org = program.command("org").description("organizations: the tenants of this server");
+
+withStoreFlags(
+  org
+    .command("create")
+    .description("create an organization with its admin user; prints its admin token once"),
+)
+  .requiredOption("--name <name>", "the organization's name")
+  .option("--token-file <file>", "also write the admin token to this file (mode 0600)")
+  .action(async (flags) => {
+    await withStore(flags, async (store) => {
+      await firstOrg(store, flags);
+      if (flags.tokenFile) await requireTokenFileFree(store, flags.tokenFile);
+      const created = await createOrganization(store, String(flags.name));
+      if (flags.tokenFile) writeTokenFile(flags.tokenFile, created.issued.secret);
+      process.stdout.write(`${created.issued.secret}\n`);
+      process.stderr.write(
+        `created organization ${created.org.id} (${created.org.name}) with admin ${created.admin.id}; the token above is shown once${flags.tokenFile ? ` and saved in ${flags.tokenFile}` : ""}\n`,
+      );
+    });
+  });
+
+withStoreFlags(org.command("list").description("list the organizations: id, status, created, name")).action(
+  async (flags) => {
+    await withStore(flags, async (store) => {
+      for (const each of await store.listOrgs()) {
+        process.stdout.write(`${each.id}\t${each.status}\t${each.created_date}\t${each.name}\n`);
+      }
+    });
+  },
+);
+
+withStoreFlags(
+  org
+    .command("deactivate")
+    .description("deactivate an organization: its tokens are refused from then on")
+    .argument("<id>"),
+).action(async (id: string, flags) => {
+  await withStore(flags, async (store) => {
+    const found = await store.getOrg(id);
+    if (!found) throw new Error(`no organization ${id}; see \`workapi-server org list\``);
+    await store.setOrgStatus(found.id, "deactivated");
+    process.stderr.write(`deactivated ${found.id} (${found.name})\n`);
   });
 });
 

@@ -5,5 +5,5 @@ export { ApiError } from "./http/errors.js";
 export { type SessionUpload, storeSession } from "./operations/observability.js";
 export { type SeedOptions, seed } from "./seed.js";
 export { bootstrap, startServer } from "./server.js";
-export { dropPostgresSchema, openStore } from "./store/database.js";
+export { dropPostgresSchema, openStore } from "./store/open.js";
 export type { Store } from "./store/types.js";

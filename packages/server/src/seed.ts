@@ -2,12 +2,12 @@
 // through the same handlers the HTTP operations use, so the data obeys the same rules (hierarchy, stages,
 // timelines, uniqueness). Random choices come from a seeded generator: the same seed gives the same data.
 import { actorOf } from "./http/auth.js";
-import { loadContract, type Operation } from "./http/contract.js";
-import { handlers } from "./operations/index.js";
+import { loadContract } from "./http/contract.js";
 import { storeSession } from "./operations/observability.js";
-import { ensureStates } from "./operations/refs.js";
-import type { Context, Handler, Input, InterfaceName, Output } from "./operations/types.js";
-import type { DevUser, Org, Store, TokenRecord } from "./store/types.js";
+import { ensureStates } from "./operations/support/references.js";
+import { internalContext, uploadedArtifact } from "./seed-calls.js";
+import { days, mobileSession, random, TITLES, webSession } from "./seed-data.js";
+import type { DevUser, Org, Store } from "./store/types.js";
 
 export interface SeedOptions {
   /** How many work items to create (default 300). */
@@ -20,95 +20,6 @@ export interface SeedOptions {
 
 export interface SeedSummary {
   [family: string]: number;
-}
-
-/** A small, fast, seeded random generator (mulberry32). */
-function random(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
-    some: <T>(items: readonly T[], max: number): T[] => {
-      const count = Math.floor(next() * (max + 1));
-      return [...new Set(Array.from({ length: count }, () => items[Math.floor(next() * items.length)] as T))];
-    },
-  };
-}
-
-const TITLES = [
-  "Login fails after password reset",
-  "Export to CSV drops the last row",
-  "Dashboard loads slowly for large teams",
-  "Add SSO for enterprise customers",
-  "Mobile app crashes on rotate",
-  "Billing page shows the wrong currency",
-  "Search ignores accented characters",
-  "Webhook retries flood the queue",
-  "Dark mode contrast is too low",
-  "Invite emails land in spam",
-  "Timezone shifts due dates by a day",
-  "API returns 500 on empty filter",
-];
-
-function days(n: number): string {
-  return new Date(Date.now() + n * 86_400_000).toISOString();
-}
-
-/** A context for calling handlers as the organization's admin, with every scope. */
-function internalContext(
-  store: Store,
-  org: Org,
-  user: DevUser,
-  operations: Map<string, Operation>,
-  scopes: string[],
-) {
-  const actor = actorOf(org, user);
-  const now = new Date().toISOString();
-  const token: TokenRecord = {
-    id: "internal",
-    display_id: "internal",
-    org_id: org.id,
-    subject: user.id,
-    hash: "",
-    token_hint: "",
-    requested_token_type: "urn:vendor:params:oauth:token-type:sys",
-    scopes,
-    client_id: null,
-    status: "active",
-    issued_at: now,
-    expires_at: null,
-    created_by: user.id,
-    created_date: now,
-    modified_by: user.id,
-    modified_date: now,
-    object_version: 1,
-  };
-  return <N extends InterfaceName>(name: N, input: Input<N>): Promise<Output<N>> => {
-    const operation = operations.get(name);
-    const handler = handlers[name] as Handler<N> | undefined;
-    if (!operation || !handler) throw new Error(`seed: no operation ${name}`);
-    const ctx: Context = {
-      store,
-      actor,
-      org,
-      user,
-      token,
-      operation,
-      requestId: "seed",
-      baseUrl: "http://localhost",
-      allowsType: () => true,
-      requireType: () => {},
-    };
-    return handler(ctx, input);
-  };
 }
 
 /** Loads the demo data set into the organization (the first one when none is given). */
@@ -206,6 +117,8 @@ export async function seed(
         name: `${product} faster start-up`,
         owned_by: owner(),
         parent_part: [p.id],
+        target_start_date: days(7),
+        target_close_date: days(45),
       });
       partIds.push(e.id);
     }
@@ -248,24 +161,93 @@ export async function seed(
         stages: Object.entries(transitions).map(([name, targets]) => ({
           stage_id: stageIds[name] as string,
           is_start: name === "triage",
-          transitions: targets.map((target) => ({ target_stage_id: stageIds[target] as string })),
+          // Reopening a closed work is possible but not offered as a button.
+          transitions: targets.map((target) => ({
+            target_stage_id: stageIds[target] as string,
+            ui: { is_hidden: target === "triage" && (name === "resolved" || name === "wont_fix") },
+          })),
         })),
       });
       count("stage_diagrams");
     }
-    return { userIds, tagIds, severity: severity.id, partIds, stageIds };
+    // Customers (tickets are for them) and the sprint issues are planned in.
+    const accountIds: string[] = [];
+    for (const [name, domain] of [
+      ["Acme Corporation", "acme.example"],
+      ["Globex", "globex.example"],
+      ["Initech", "initech.example"],
+      ["Umbrella Health", "umbrella.example"],
+      ["Stark Industries", "stark.example"],
+    ] as const) {
+      const { account } = await call("accounts.create", {
+        display_name: name,
+        domains: [domain],
+        external_refs: [`crm-${domain}`],
+        tier: rnd.pick(["enterprise", "growth", "starter"]),
+        owned_by: [rnd.pick(userIds)],
+      });
+      accountIds.push(account.id);
+      await call("rev-orgs.create", {
+        account: account.id,
+        display_name: `${name} (main office)`,
+        domain,
+        external_ref: `rev-${domain}`,
+        environment: "production",
+      });
+      count("accounts");
+      count("rev_orgs");
+    }
+    const { vista: sprint } = await call("vistas.create", {
+      name: "Sprint 41",
+      type: "grouped",
+      flavor: "sprint_board",
+      object_type: "works",
+      state: "active",
+    });
+    count("vistas");
+    return { userIds, tagIds, severity: severity.id, partIds, stageIds, accountIds, sprint: sprint.id };
   });
 
   // Work items, in batches of one transaction each.
   const types = ["issue", "ticket", "task", "incident", "opportunity"] as const;
   const stageNames = ["triage", "in_development", "in_review", "resolved", "wont_fix"];
   const workIds: string[] = [];
+  const workDisplayIds: string[] = [];
   const batch = 250;
+  /** The members of an issue (planning) or a ticket (customer); other types have none. */
+  const typeMembers = (type: (typeof types)[number]) => {
+    if (type === "issue") {
+      return {
+        priority: rnd.pick(["p0", "p1", "p2", "p3"] as const),
+        target_start_date: days(rnd.int(-20, 20)),
+        estimated_effort: rnd.int(1, 13),
+        sprint: setup.sprint,
+      };
+    }
+    if (type === "ticket") {
+      return {
+        severity: rnd.pick(["blocker", "high", "medium", "low"] as const),
+        account: rnd.pick(setup.accountIds),
+        channels: [rnd.pick(["email", "plug", "slack"] as const)],
+        group: rnd.pick(["support-l1", "support-l2"]),
+        needs_response: rnd.next() < 0.5,
+        source_channel: "email",
+      };
+    }
+    return {};
+  };
   for (let start = 0; start < total; start += batch) {
     await run(async (call) => {
       for (let i = start; i < Math.min(total, start + batch); i++) {
         const type = types[i % types.length] as (typeof types)[number];
+        // Every fourth work carries a file with two versions (the fourth spreads them over the types).
+        const artifacts =
+          i % 4 === 0
+            ? [await uploadedArtifact(call, `report-${i + 1}.txt`, "text/plain", ["first draft", "final"])]
+            : [];
         const { work } = await call("works.create", {
+          ...typeMembers(type),
+          ...(artifacts.length > 0 ? { artifacts } : {}),
           type,
           title: `${rnd.pick(TITLES)} (#${i + 1})`,
           body: "Steps to reproduce, expected and actual behaviour are in the first comment.",
@@ -281,6 +263,7 @@ export async function seed(
           external_ref: `seed-${options.seed ?? 1}-${i + 1}`,
         });
         workIds.push(work.id);
+        workDisplayIds.push(work.display_id);
       }
     });
     options.onProgress?.(Math.min(total, start + batch), total);
@@ -289,32 +272,7 @@ export async function seed(
 
   // Customers and their conversations, content, configuration.
   await run(async (call) => {
-    const accountIds: string[] = [];
-    for (const [name, domain] of [
-      ["Acme Corporation", "acme.example"],
-      ["Globex", "globex.example"],
-      ["Initech", "initech.example"],
-      ["Umbrella Health", "umbrella.example"],
-      ["Stark Industries", "stark.example"],
-    ] as const) {
-      const { account } = await call("accounts.create", {
-        display_name: name,
-        domains: [domain],
-        external_refs: [`crm-${domain}`],
-        tier: rnd.pick(["enterprise", "growth", "starter"]),
-        owned_by: [rnd.pick(setup.userIds)],
-      });
-      accountIds.push(account.id);
-      await call("rev-orgs.create", {
-        account: account.id,
-        display_name: `${name} (main office)`,
-        domain,
-        external_ref: `rev-${domain}`,
-        environment: "production",
-      });
-      count("accounts");
-      count("rev_orgs");
-    }
+    const { accountIds } = setup;
     for (let i = 0; i < 24; i++) {
       await call("conversations.create", {
         type: "support",
@@ -324,8 +282,16 @@ export async function seed(
         members: rnd.some(setup.userIds, 2),
         stage: { name: rnd.pick(stageNames) },
         tags: rnd.some(setup.tagIds, 2).map((id) => ({ id })),
+        source_channel: "email",
+        source_channel_v2: "channel-email",
         messages: [
-          { body: "Hello, since this morning it does not work for our team." },
+          {
+            body: "Hello, since this morning it does not work for our team.",
+            // Every third conversation opens with a screenshot.
+            ...(i % 3 === 0
+              ? { artifacts: [await uploadedArtifact(call, `screenshot-${i + 1}.png`, "image/png", ["PNG"])] }
+              : {}),
+          },
           { body: "Thanks, we are looking into it." },
         ],
       });
@@ -372,7 +338,19 @@ export async function seed(
       name: "Support satisfaction",
       title: "How did we do?",
       description: "Sent when a conversation is resolved.",
-      schema: [{ name: "rating", field_type: "int", description: "1 to 5", is_required: true }],
+      schema: [
+        { name: "rating", field_type: "int", description: "1 to 5", is_required: true },
+        // The platform's shape: no field_type; the kind follows from uenum_values and validation.
+        {
+          name: "resolved",
+          description: "Was the problem solved?",
+          uenum_values: [
+            { id: 1, label: "Yes", ordinal: 1 },
+            { id: 2, label: "No", ordinal: 2 },
+          ],
+        },
+        { name: "comment", description: "Anything else?", validation: { max_len: 500 } },
+      ],
     });
     await call("surveys.create", { name: "Onboarding feedback", header: "Welcome aboard" });
     count("surveys", 2);
@@ -389,7 +367,7 @@ export async function seed(
         },
         {
           name: "Everything else",
-          selector: { applies_to: "conversation" },
+          selector: { applies_to: "conversation", ticket_source_channel: ["email"] },
           metrics: [{ metric: "first_response", target: 480 }],
         },
       ],
@@ -434,15 +412,23 @@ export async function seed(
       type: "dynamic",
       flavor: "support_inbox",
       object_type: "conversations",
+      filter: { stage: { name: ["triage"] } },
+    });
+    await call("vistas.create", {
+      name: "Urgent tickets",
+      type: "dynamic",
+      object_type: "works",
+      filter: { type: ["ticket"], ticket: { severity: ["blocker", "high"] } },
     });
     await call("vistas.create", {
       name: "Sprint 42",
       type: "grouped",
       flavor: "sprint_board",
-      state: "active",
+      object_type: "works",
+      state: "planned",
       items: workIds.slice(10, 20).map((id) => ({ id })),
     });
-    count("vistas", 3);
+    count("vistas", 4);
 
     for (let i = 0; i < 20; i++) {
       await call("custom-objects.create", {
@@ -457,11 +443,12 @@ export async function seed(
       });
       count("custom_objects");
     }
-    for (const workId of workIds.slice(0, 30)) {
+    for (const [index, workId] of workIds.slice(0, 30).entries()) {
       await call("timeline-entries.create", {
         type: "timeline_comment",
         object: workId,
-        body: "Reproduced on the latest build.",
+        // Comments after the first name the work before them, which becomes a reference of the comment.
+        body: index === 0 ? "Reproduced on the latest build." : `Same cause as ${workDisplayIds[index - 1]}.`,
         visibility: "internal",
       });
       count("timeline_comments");
@@ -477,94 +464,4 @@ export async function seed(
     }
   });
   return summary;
-}
-
-/** A recorded mobile app session, as the observability SDK would upload it. */
-function mobileSession(i: number) {
-  return {
-    recording: "mobile_recording" as const,
-    version_key: "com.example.workspace",
-    session_id: `mobile-session-${i + 1}`,
-    recording_id: `recording-${i + 1}`,
-    created_at: days(-i),
-    rev_org_id: "REV-1",
-    rev_user_id: `REVU-${i + 1}`,
-    available_ram: 1_800_000_000,
-    total_ram: 4_000_000_000,
-    app_launch: { launch_time_ms: 850 + i * 40, launch_type: i === 0 ? "cold" : "warm" },
-    device_metadata: {
-      app_version: "3.4.1",
-      manufacturer: "Pixel",
-      model: "Pixel 8",
-      network_type: "wifi",
-      os_version: "Android 15",
-      sdk_version: "2.1.0",
-      plug_sdk_version: "2.1.0",
-      screen_height: 2400,
-      screen_width: 1080,
-    },
-    observability_sessions_log_data: {
-      is_anr: false,
-      is_crash: i === 2,
-      value: i === 2 ? "NullPointerException in ExportActivity" : "",
-    },
-    recording_events_timeline: [
-      {
-        name: "app_start",
-        event_type: "plug",
-        event_name: "app_start",
-        timestamp_offset_ms: 0,
-        screen: "Home",
-      },
-      {
-        name: "tap",
-        event_type: "plug",
-        event_name: "tap",
-        timestamp_offset_ms: 2300,
-        screen: "Home",
-        coordinates: [{ x: 120, y: 640 }],
-      },
-    ],
-    user_attributes: { plan: "growth" },
-    video_playback_data: [
-      {
-        start_frame: "0",
-        end_frame: "1",
-        frames: ["frame-0.jpg", "frame-1.jpg"],
-        frame_image_map: { "0": "frame-0.jpg", "1": "frame-1.jpg" },
-      },
-    ],
-  };
-}
-
-/** A recorded browser session (one tab). */
-function webSession(i: number) {
-  return {
-    recording: "web_recording" as const,
-    version_key: "app.example.com",
-    session_id: `web-session-${i + 1}`,
-    tab_id: `tab-${i + 1}`,
-    created_at: days(-i),
-    rev_org_id: "REV-2",
-    rev_user_id: `REVU-${i + 10}`,
-    device_metadata: {
-      browser: "Firefox",
-      browser_version: "133.0",
-      os: "Linux",
-      screen_height: 1080,
-      screen_width: 1920,
-      user_agent: "Mozilla/5.0",
-    },
-    recording_events_timeline: [
-      {
-        name: "page_view",
-        event_type: "plug",
-        event_name: "page_view",
-        timestamp_offset_ms: 0,
-        screen: "/dashboard",
-      },
-    ],
-    user_attributes: { plan: "enterprise" },
-    replay_data: [{ timestamp_offset_ms: 0, data: { type: "full_snapshot" } }],
-  };
 }

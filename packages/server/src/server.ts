@@ -1,14 +1,14 @@
 // Starting and stopping the service: open the store (migrations run), create the first organization and its
 // admin token on first start, listen, and shut down gracefully on SIGTERM/SIGINT.
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { pino } from "pino";
 import { type App, buildApp } from "./app.js";
 import type { ServerConfig } from "./config.js";
-import { actorOf, type IssuedToken, issueToken } from "./http/auth.js";
+import { actorOf, hashToken, type IssuedToken, issueToken } from "./http/auth.js";
 import { loadContract } from "./http/contract.js";
 import { runSeed } from "./seed-cli.js";
-import { openStore } from "./store/database.js";
+import { openStore } from "./store/open.js";
 import type { DevUser, Org, Store } from "./store/types.js";
 
 export interface Bootstrap {
@@ -31,8 +31,13 @@ export async function bootstrap(store: Store): Promise<Bootstrap> {
     if (!admin) throw new Error(`organization ${existing.id} has no users; the database is damaged`);
     return { org: existing, admin };
   }
+  return createOrganization(store, "Default organization");
+}
+
+/** Creates an organization, its admin user and an admin token holding every scope, in one transaction. */
+export async function createOrganization(store: Store, name: string): Promise<Required<Bootstrap>> {
   return store.transaction(async (tx) => {
-    const org = await tx.createOrg("Default organization");
+    const org = await tx.createOrg(name);
     const admin = await tx.createDevUser(org, {
       email: "admin@workapi.local",
       full_name: "Administrator",
@@ -43,12 +48,49 @@ export async function bootstrap(store: Store): Promise<Bootstrap> {
   });
 }
 
-/** Writes the admin token where only its owner can read it. */
-export function writeAdminToken(dataDir: string, secret: string): string {
-  mkdirSync(dataDir, { recursive: true });
-  const file = join(dataDir, "admin-token");
+/**
+ * Refuses to write a token where a token of another organization is kept: `file` may be written when it is
+ * missing, or holds no token this server knows, or a token of `orgId`.
+ */
+export async function requireTokenFileFree(store: Store, file: string, orgId?: string): Promise<void> {
+  if (!existsSync(file)) return;
+  const kept = readFileSync(file, "utf8").trim();
+  const token = kept ? await store.findTokenByHash(hashToken(kept)) : undefined;
+  if (token && token.org_id !== orgId) {
+    throw new Error(`${file} holds a token of organization ${token.org_id}; choose another file`);
+  }
+}
+
+/** Writes a token where only its owner can read it. */
+export function writeTokenFile(file: string, secret: string): void {
+  mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
+}
+
+/**
+ * What an operator command does after `bootstrap` created the first organization (an empty data directory):
+ * the admin token is written and printed exactly as a first `serve` does.
+ */
+export function reportFirstStart(
+  dataDir: string,
+  first: Bootstrap,
+  print: (line: string) => void,
+  url = "http://localhost:8080",
+): void {
+  if (!first.issued) return;
+  const file = writeAdminToken(dataDir, first.issued.secret);
+  print("");
+  print("First start: created an organization and an admin token (shown once; also written to a file):");
+  print(`  ${first.issued.secret}`);
+  print(`  saved in ${file} (readable only by you)`);
+  print(`  try: curl -H "Authorization: Bearer $(cat ${file})" ${url}/tags.list`);
+}
+
+/** Writes the admin token where only its owner can read it. */
+export function writeAdminToken(dataDir: string, secret: string): string {
+  const file = join(dataDir, "admin-token");
+  writeTokenFile(file, secret);
   return file;
 }
 
@@ -74,19 +116,23 @@ export async function startServer(
   if (first.issued && options.seedOnFirstStart) await runSeed(store, first.org, first.admin, {});
   const app = await buildApp({ config, store, logger });
   const address = await app.fastify.listen({ port: config.port, host: config.host });
+  // `address` is where the server really listens; on every interface (0.0.0.0, ::) it is reached locally
+  // through localhost.
   const url = address.replace("0.0.0.0", "localhost").replace("[::]", "localhost");
+  const everywhere = url !== address ? ` (every interface; from this machine ${url})` : "";
 
-  print(`workapi server listening on ${url}`);
+  print(`workapi server listening on ${address}${everywhere}`);
   print(`  docs:     ${url}/docs`);
   print(`  database: ${config.databaseUrl ? "PostgreSQL" : `SQLite in ${config.dataDir}`}`);
-  if (first.issued) {
-    const file = writeAdminToken(config.dataDir, first.issued.secret);
-    print("");
-    print("First start: created an organization and an admin token (shown once; also written to a file):");
-    print(`  ${first.issued.secret}`);
-    print(`  saved in ${file} (readable only by you)`);
-    print(`  try: curl -H "Authorization: Bearer $(cat ${file})" ${url}/tags.list`);
+  const tokenFile = join(config.dataDir, "admin-token");
+  if (!first.issued) {
+    print(
+      existsSync(tokenFile)
+        ? `  admin token: in ${tokenFile}`
+        : `  admin token: not in ${tokenFile}; issue one with \`workapi-server token create\``,
+    );
   }
+  reportFirstStart(config.dataDir, first, print, url);
 
   let stopping: Promise<void> | undefined;
   const stop = () => {

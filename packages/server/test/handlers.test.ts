@@ -1,17 +1,48 @@
-// Every operation of the contract is routed to a handler, and every handler serves an operation.
+// Every operation of the contract is routed to a handler, and every handler serves an operation; each family
+// of operations (the first segment of the name: `tags` of `tags.list`) has one handler file and one test file
+// named after it: `tags.*` -> src/operations/tags.ts -> test/operations/tags.test.ts, and nothing else.
+import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadContract } from "../src/http/contract.js";
 import { handlers } from "../src/operations/index.js";
 
-describe("handlers", () => {
-  const contract = loadContract({ validateResponses: false });
-  const names = [...new Set(contract.operations.map((operation) => operation.name))].sort();
+const contract = loadContract({ validateResponses: false });
+const names = [...new Set(contract.operations.map((operation) => operation.name))].sort();
+const families = [...new Set(names.map((name) => name.split(".")[0] as string))].sort();
+const files = (folder: string, suffix: string) =>
+  readdirSync(new URL(folder, import.meta.url))
+    .filter((file) => file.endsWith(suffix))
+    .map((file) => file.slice(0, -suffix.length))
+    .sort();
 
+describe("handlers", () => {
   it("serve only operations of the contract", () => {
     expect(Object.keys(handlers).filter((name) => !names.includes(name))).toEqual([]);
   });
 
   it("exist for every operation of the contract", () => {
     expect(names.filter((name) => !(name in handlers))).toEqual([]);
+  });
+});
+
+describe("one name from contract to test", () => {
+  it("has a handler file for every family of the contract, and no other file beside the index", () => {
+    expect(files("../src/operations/", ".ts").filter((file) => file !== "index")).toEqual(families);
+  });
+
+  it("keeps each operation's handler in its family's file", async () => {
+    for (const family of families) {
+      const module = (await import(`../src/operations/${family}.ts`)) as Record<string, object>;
+      const served = Object.values(module).flatMap((value) => Object.keys(value));
+      const expected = names.filter((name) => name.split(".")[0] === family);
+      expect(served.sort(), family).toEqual(expected);
+    }
+  });
+
+  it("has a test file for every family, and every operation test file is named after a family", () => {
+    const tests = files("./operations/", ".test.ts");
+    expect(families.filter((family) => !tests.includes(family))).toEqual([]);
+    // A family's tests may be split by aspect: `works.export.test.ts` belongs to `works`.
+    expect(tests.filter((file) => !families.includes(file.split(".")[0] as string))).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@ import { type App, buildApp } from "../src/app.js";
 import { configFromEnv, type ServerConfig } from "../src/config.js";
 import { actorOf, issueToken } from "../src/http/auth.js";
 import { bootstrap } from "../src/server.js";
-import { dropPostgresSchema, openStore } from "../src/store/database.js";
+import { dropPostgresSchema, openStore } from "../src/store/open.js";
 import type { Actor, DevUser, Org, Store } from "../src/store/types.js";
 
 export type Database = "sqlite" | "postgres";

@@ -1,5 +1,6 @@
 // The demo data set: after `seed`, every read operation of the contract returns something.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parentOf } from "../src/operations/support/attachments.js";
 import { seed } from "../src/seed.js";
 import { databases, startTestServer, type TestServer } from "./harness.js";
 
@@ -93,6 +94,103 @@ describe.each(databases)("seed on %s", (database) => {
     });
     expect(mobile.status, JSON.stringify(mobile.body)).toBe(200);
     expect(mobile.body.recording).toBe("mobile_recording");
+    expect(server.app.violations).toEqual([]);
+  });
+});
+
+describe.each(databases)("seeded records on %s", (database) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(database);
+    await seed(server.store, server.org, server.admin, { works: 40 });
+  }, 120_000);
+  afterAll(async () => {
+    await server.close();
+  });
+  const post = (path: string, body: Record<string, unknown>) => server.call("POST", path, { body });
+
+  it("answers artifacts.get with a version for every seeded artifact, each attached to a work or a message", async () => {
+    const stored = await server.store.findRecords<{ parent?: { id?: string } }>(server.org.id, "artifact", {
+      limit: 10_000,
+    });
+    expect(stored.length).toBeGreaterThan(10);
+    for (const artifact of stored) {
+      const res = await post("/artifacts.get", { id: artifact.id });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.version, artifact.display_id).toMatchObject({ version: expect.any(String) });
+      expect(res.body.artifact.file.size).toBeGreaterThan(0);
+      expect(parentOf(artifact) ?? "", artifact.display_id).toMatch(
+        /:(issue|ticket|task|incident|opportunity|timeline_entry)\//,
+      );
+    }
+    const works = (await post("/works.export", { first: 500 })).body.works as Array<{
+      artifacts?: unknown[];
+    }>;
+    expect(works.filter((work) => (work.artifacts ?? []).length > 0).length).toBe(10);
+    const conversations = (await post("/conversations.list", {})).body.conversations as Array<{
+      messages?: Array<{ artifacts?: unknown[] }>;
+    }>;
+    const withFiles = conversations.filter((c) => (c.messages?.[0]?.artifacts ?? []).length > 0);
+    expect(withFiles.length).toBe(8);
+    // A file with two uploads answers its first version when asked.
+    const [first] = works.flatMap((work) => (work.artifacts ?? []) as Array<{ id: string }>);
+    const v1 = await post("/artifacts.get", { id: first?.id, version: "1" });
+    expect(v1.body.version.version).toBe("1");
+    expect(server.app.violations).toEqual([]);
+  });
+
+  it("fills the members of every work and part type, every vista kind and comment references", async () => {
+    const works = (await post("/works.export", { first: 500 })).body.works as Array<Record<string, unknown>>;
+    expect(new Set(works.map((work) => work.type))).toEqual(
+      new Set(["issue", "ticket", "task", "incident", "opportunity"]),
+    );
+    for (const issue of works.filter((work) => work.type === "issue")) {
+      expect(issue).toMatchObject({
+        priority: expect.stringMatching(/^p[0-3]$/),
+        target_start_date: expect.any(String),
+        sprint: { name: "Sprint 41" },
+      });
+    }
+    for (const ticket of works.filter((work) => work.type === "ticket")) {
+      expect(ticket).toMatchObject({
+        severity: expect.any(String),
+        account: { id: expect.any(String) },
+        rev_org: { type: "rev_org", id: expect.any(String) },
+        channels: [expect.any(String)],
+        group: { id: expect.stringMatching(/^support-l/) },
+        needs_response: expect.any(Boolean),
+        sentiment: { label: "neutral" },
+      });
+    }
+    const parts = (await post("/parts.list", { limit: 100 })).body.parts as Array<Record<string, unknown>>;
+    expect(new Set(parts.map((part) => part.type))).toEqual(
+      new Set(["product", "capability", "feature", "enhancement"]),
+    );
+    for (const enhancement of parts.filter((part) => part.type === "enhancement")) {
+      expect(enhancement).toMatchObject({
+        target_start_date: expect.any(String),
+        target_close_date: expect.any(String),
+        state_v2: "open",
+      });
+    }
+    const vistas = (await post("/vistas.list", {})).body.vistas as Array<Record<string, unknown>>;
+    expect(new Set(vistas.map((vista) => vista.type))).toEqual(new Set(["curated", "dynamic", "grouped"]));
+    for (const vista of vistas.filter((v) => v.type !== "curated")) {
+      expect(vista.filter_type, String(vista.name)).toEqual(expect.any(String));
+    }
+    const curated = vistas.find((v) => v.type === "curated") as { items: Array<Record<string, unknown>> };
+    expect(curated.items[0]).toMatchObject({ title: expect.any(String), owned_by: expect.any(Array) });
+    const issue = works.find((work) => work.type === "issue") as { id: string };
+    const entries = (await post("/timeline-entries.list", { object: issue.id })).body.timeline_entries;
+    const kinds = new Set((entries as Array<{ type: string }>).map((entry) => entry.type));
+    expect(kinds).toEqual(new Set(["timeline_comment", "timeline_change_event"]));
+    const second = works[1] as { id: string };
+    const comments = (await post("/timeline-entries.list", { object: second.id })).body.timeline_entries;
+    const comment = (comments as Array<Record<string, unknown>>).find((e) => e.type === "timeline_comment");
+    expect(comment).toMatchObject({
+      body_type: "text",
+      references: [{ id: (works[0] as { id: string }).id }],
+    });
     expect(server.app.violations).toEqual([]);
   });
 });

@@ -86,14 +86,15 @@ export async function authenticate(
       "Send the header 'Authorization: Bearer <token>' with a token issued by this server.",
     );
   }
-  const token = await store.findTokenByHash(hashToken(secret));
-  if (!token) {
+  const credentials = await store.findCredentials(hashToken(secret));
+  if (!credentials) {
     throw new ApiError(
       "unauthenticated",
       "Unknown token.",
       "The token is not known to this server; check it or issue a new one.",
     );
   }
+  const { token, org, user } = credentials;
   if (token.status === "revoked") {
     throw new ApiError("token_revoked", "The token was revoked.", "This token was revoked; issue a new one.");
   }
@@ -104,8 +105,6 @@ export async function authenticate(
       `This token expired at ${token.expires_at}; issue a new one.`,
     );
   }
-  const org = await store.getOrg(token.org_id);
-  const user = await store.getDevUser(token.org_id, token.subject);
   if (!org || !user) {
     throw new ApiError(
       "unauthenticated",

@@ -1,7 +1,7 @@
 // Reads the bundled contract once at start-up and turns it into the route table: one entry per operation
 // with its scopes, pagination and the JSON Schema 2020-12 validators (Ajv) for its input and, when asked
 // for, its answers.
-import { loadSpec, type OpenApiDocument } from "@workapi/spec";
+import { jsonPointer, loadSpec, type OpenApiDocument, resolveRef } from "@workapi/spec";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { ApiError } from "./errors.js";
@@ -37,6 +37,8 @@ export interface Operation {
   /** The body is multipart/form-data (checked by the handler) rather than JSON (checked by validateInput). */
   form: boolean;
   errorTypes: string[];
+  /** The HTTP statuses the contract declares answers for. */
+  statuses: number[];
   query: QueryParameter[];
   /** Validates (and fills defaults into) the input; throws the typed 400. */
   validateInput(input: unknown): void;
@@ -74,13 +76,20 @@ export interface Contract {
 
 export function loadContract(options: { validateResponses: boolean }): Contract {
   const spec = loadSpec();
-  const inputs = new Ajv2020({ strict: false, allErrors: false, useDefaults: true, coerceTypes: false });
-  const queries = new Ajv2020({ strict: false, allErrors: false, useDefaults: true, coerceTypes: "array" });
-  const outputs = new Ajv2020({ strict: false, allErrors: true });
-  for (const ajv of [inputs, queries, outputs]) {
-    addFormats.default(ajv);
-    ajv.addSchema({ $id: SPEC_ID, components: spec.components }, SPEC_ID);
-  }
+  // Each Ajv instance is made when a validator is first compiled on it (production never needs `outputs`).
+  const lazyAjv = (options: ConstructorParameters<typeof Ajv2020>[0]) => {
+    let ajv: Ajv2020 | undefined;
+    return (): Ajv2020 => {
+      if (ajv) return ajv;
+      ajv = new Ajv2020(options);
+      addFormats.default(ajv);
+      ajv.addSchema({ $id: SPEC_ID, components: spec.components }, SPEC_ID);
+      return ajv;
+    };
+  };
+  const inputs = lazyAjv({ strict: false, allErrors: false, useDefaults: true, coerceTypes: false });
+  const queries = lazyAjv({ strict: false, allErrors: false, useDefaults: true, coerceTypes: "array" });
+  const outputs = lazyAjv({ strict: false, allErrors: true });
 
   const operations: Operation[] = [];
   const scopes = new Set<string>();
@@ -93,36 +102,42 @@ export function loadContract(options: { validateResponses: boolean }): Contract 
       for (const list of Object.values(raw["x-scopes-by-type"]?.scopes ?? {}))
         for (const s of list) scopes.add(s);
 
-      const parameters = (raw.parameters ?? []).map((p) => resolve<RawParameter>(spec, p));
+      const parameters = (raw.parameters ?? []).map((p) => resolveRef<RawParameter>(spec, p));
       const query = parameters
         .filter((p) => p.in === "query")
         .map((p) => ({
           name: p.name,
-          array: resolve<{ type?: string }>(spec, p.schema).type === "array",
+          array: resolveRef<{ type?: string }>(spec, p.schema).type === "array",
           explode: p.explode === true,
         }));
-      let validate: ValidateFunction;
-      if (method === "get") {
-        const schema = {
-          type: "object",
-          additionalProperties: false,
-          required: parameters.filter((p) => p.in === "query" && p.required).map((p) => p.name),
-          properties: Object.fromEntries(
-            parameters.filter((p) => p.in === "query").map((p) => [p.name, p.schema]),
-          ),
-        };
-        validate = queries.compile(anchor(schema));
-      } else {
-        const body = raw.requestBody?.content["application/json"]?.schema ?? {
-          type: "object",
-          additionalProperties: false,
-        };
-        validate = inputs.compile(anchor(body));
-      }
+      // Compiled on the operation's first request, not at start-up: compiling every operation's schemas
+      // took most of a second, and a process seldom serves every operation.
+      let validate: ValidateFunction | undefined;
+      const inputValidator = (): ValidateFunction => {
+        if (validate) return validate;
+        if (method === "get") {
+          const schema = {
+            type: "object",
+            additionalProperties: false,
+            required: parameters.filter((p) => p.in === "query" && p.required).map((p) => p.name),
+            properties: Object.fromEntries(
+              parameters.filter((p) => p.in === "query").map((p) => [p.name, p.schema]),
+            ),
+          };
+          validate = queries().compile(anchor(schema));
+        } else {
+          const body = raw.requestBody?.content["application/json"]?.schema ?? {
+            type: "object",
+            additionalProperties: false,
+          };
+          validate = inputs().compile(anchor(body));
+        }
+        return validate;
+      };
 
       const responseSchemas = new Map<number, unknown>();
       for (const [status, response] of Object.entries(raw.responses)) {
-        const resolved = resolve<{ content?: Record<string, { schema: unknown }> }>(spec, response);
+        const resolved = resolveRef<{ content?: Record<string, { schema: unknown }> }>(spec, response);
         const schema = resolved.content?.["application/json"]?.schema;
         if (schema) responseSchemas.set(Number(status), schema);
       }
@@ -142,9 +157,12 @@ export function loadContract(options: { validateResponses: boolean }): Contract 
         successStatus: success,
         form: raw.requestBody?.content["multipart/form-data"] !== undefined,
         errorTypes: raw["x-error-types"] ?? [],
+        statuses: Object.keys(raw.responses).map(Number),
         query,
         validateInput(input) {
-          if (!validate(input)) throw inputError(validate.errors ?? [], input, method === "get");
+          requireStorableStrings(input, method === "get");
+          const check = inputValidator();
+          if (!check(input)) throw inputError(check.errors ?? [], input, method === "get");
         },
         checkResponse(status, body) {
           if (!options.validateResponses) return undefined;
@@ -152,11 +170,11 @@ export function loadContract(options: { validateResponses: boolean }): Contract 
           if (schema === undefined) return `status ${status} is not documented for ${raw.operationId}`;
           let check = responseValidators.get(status);
           if (!check) {
-            check = outputs.compile(anchor(schema));
+            check = outputs().compile(anchor(schema));
             responseValidators.set(status, check);
           }
           if (check(body)) return undefined;
-          return outputs.errorsText(check.errors, { dataVar: "response" });
+          return outputs().errorsText(check.errors, { dataVar: "response" });
         },
       });
     }
@@ -164,11 +182,40 @@ export function loadContract(options: { validateResponses: boolean }): Contract 
   return { spec, operations, scopes: [...scopes].sort() };
 }
 
-function resolve<T>(spec: OpenApiDocument, value: unknown): T {
-  const ref = (value as { $ref?: string }).$ref;
-  if (!ref?.startsWith("#/components/")) return value as T;
-  const [section, name] = ref.slice("#/components/".length).split("/");
-  return resolve<T>(spec, spec.components[section ?? ""]?.[name ?? ""]);
+/**
+ * A NUL character or a lone UTF-16 surrogate: text neither database stores the same (PostgreSQL refuses
+ * both, SQLite keeps them), so every string of an input, and every key, is checked for them before the
+ * contract's schema is, and the same typed 400 is answered on both.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly the character to find
+const UNSTORABLE = /[\u0000\p{Cs}]/u;
+
+/** Throws invalid_field naming the first string (or key) of `input` that holds an unstorable character. */
+export function requireStorableStrings(input: unknown, inQuery: boolean, path = ""): void {
+  const fail = (field: string) => {
+    const name = field || "body";
+    throw new ApiError(
+      "invalid_field",
+      "A field holds a character that cannot be stored.",
+      `The ${inQuery ? "query parameter" : "field"} '${name}' holds a NUL character or an unpaired UTF-16 surrogate; send well-formed text without NUL.`,
+      { field_name: name },
+    );
+  };
+  if (typeof input === "string") {
+    if (UNSTORABLE.test(input)) fail(path);
+    return;
+  }
+  if (input === null || typeof input !== "object" || ArrayBuffer.isView(input)) return;
+  if (Array.isArray(input)) {
+    input.forEach((item, index) => {
+      requireStorableStrings(item, inQuery, path ? `${path}.${index}` : String(index));
+    });
+    return;
+  }
+  for (const [key, value] of Object.entries(input)) {
+    if (UNSTORABLE.test(key)) fail(path);
+    requireStorableStrings(value, inQuery, path ? `${path}.${key}` : key);
+  }
 }
 
 function anchor(schema: unknown): object {
@@ -192,13 +239,9 @@ function kindOf(value: unknown): string {
   return typeof value;
 }
 
-function valueAt(root: unknown, pointer: string): unknown {
-  let current = root;
-  for (const key of pointer.split("/").slice(1)) {
-    if (current === null || typeof current !== "object") return undefined;
-    current = (current as Record<string, unknown>)[key.replaceAll("~1", "/").replaceAll("~0", "~")];
-  }
-  return current;
+/** The value an Ajv instance path (a JSON pointer without `#`, not URI-encoded) names in the input. */
+function valueAt(root: unknown, instancePath: string): unknown {
+  return jsonPointer(root, `#${instancePath.split("/").map(encodeURIComponent).join("/")}`);
 }
 
 /** Turns the first Ajv error into the interface's typed 400, naming the field and what was expected. */

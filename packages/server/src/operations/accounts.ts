@@ -1,9 +1,9 @@
 import type { Account } from "@workapi/types";
 import { ApiError } from "../http/errors.js";
-import { allOf, listPage, mustGet } from "./common.js";
-import { dateFilter, refIn, valueIn } from "./filters.js";
-import { FAMILIES, resolveUsers } from "./refs.js";
-import type { Handlers } from "./types.js";
+import { dateFilter, refIn, valueIn } from "./support/filters.js";
+import type { Handlers } from "./support/handler.js";
+import { allOf, listPage, mustGet } from "./support/records.js";
+import { FAMILIES, resolveUsers } from "./support/references.js";
 
 export const accounts = {
   "accounts.create": async (ctx, input) => {

@@ -1,10 +1,10 @@
 import type { Article } from "@workapi/types";
 import { notFound } from "../http/errors.js";
-import { allOf, listPage, mustGet } from "./common.js";
-import { attachArtifacts, checkArtifacts } from "./content-artifacts.js";
-import { refAny, refIn, valueIn } from "./filters.js";
-import { FAMILIES, resolveParts, resolveRecord, resolveTags, resolveUsers } from "./refs.js";
-import type { Handlers } from "./types.js";
+import { attachArtifacts, checkArtifacts } from "./support/attachments.js";
+import { refAny, refIn, valueIn } from "./support/filters.js";
+import type { Handlers } from "./support/handler.js";
+import { allOf, listPage, mustGet } from "./support/records.js";
+import { FAMILIES, resolveParts, resolveRecord, resolveTags, resolveUsers } from "./support/references.js";
 
 export const articles = {
   "articles.create": async (ctx, input) => {

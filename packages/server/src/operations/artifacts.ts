@@ -1,11 +1,11 @@
 import type { Artifact, ArtifactVersion } from "@workapi/types";
-import type { FormFile } from "../app.js";
-import { ApiError, fieldError, notFound, notPermitted } from "../http/errors.js";
+import type { FormFile } from "../http/body.js";
+import { fieldError, notFound, notPermitted } from "../http/errors.js";
 import type { StoredRecord } from "../store/types.js";
-import { mustGet } from "./common.js";
-import { ARTIFACT_VERSION, parentOf, requireReadAccess } from "./content-artifacts.js";
-import { FAMILIES } from "./refs.js";
-import type { Context, Handlers } from "./types.js";
+import { ARTIFACT_VERSION, parentOf, requireReadAccess } from "./support/attachments.js";
+import type { Context, Handlers } from "./support/handler.js";
+import { mustGet } from "./support/records.js";
+import { FAMILIES } from "./support/references.js";
 
 type FileRef = { name?: string; type?: string; size?: number };
 type ArtifactData = Pick<Artifact, "file"> & { parent?: unknown };
@@ -127,7 +127,7 @@ export const artifacts = {
     };
   },
 
-  // The body is a multipart form (app.ts reads it into fields and FormFile parts); its fields are checked here.
+  // The body is a multipart form (http/body.ts reads it into fields and FormFile parts); its fields are checked here.
   "artifacts.upload": async (ctx, raw: unknown) => {
     const form = readUploadForm(raw as Record<string, unknown>);
     const artifact = await mustGet<ArtifactData>(ctx, [FAMILIES.artifact.kind], form.id, "Artifact");
@@ -176,13 +176,9 @@ export const artifacts = {
     await requireParentAccess(ctx, artifact);
     const version = await findVersion(ctx, artifact, input.version);
     if (!version) {
-      throw input.version === undefined
-        ? new ApiError(
-            "not_found",
-            "Not found.",
-            `Artifact '${input.id}' holds no file yet; upload it with artifacts.upload.`,
-          )
-        : notFound(`Version '${input.version}' of artifact '${input.id}'`);
+      // Prepared but not uploaded yet: the artifact (the name and type it was prepared with), no version.
+      if (input.version === undefined) return { artifact: artifact.data };
+      throw notFound(`Version '${input.version}' of artifact '${input.id}'`);
     }
     const { version: name, timestamp, modified_by } = version.data;
     return { artifact: artifact.data, version: { version: name, timestamp, modified_by } };

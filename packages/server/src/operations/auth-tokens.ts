@@ -2,7 +2,7 @@ import type { AuthToken } from "@workapi/types";
 import { issueToken } from "../http/auth.js";
 import { ApiError, notFound, notPermitted } from "../http/errors.js";
 import type { TokenRecord } from "../store/types.js";
-import type { Handlers } from "./types.js";
+import type { Handlers } from "./support/handler.js";
 
 /** The lifetime of a token issued by auth-tokens.create without `expires_in`: 30 days, in seconds. */
 export const DEFAULT_TOKEN_LIFETIME = 30 * 24 * 60 * 60;

@@ -1,7 +1,7 @@
 import type { CodeChange } from "@workapi/types";
-import { listPage, mustGet } from "./common.js";
-import { FAMILIES } from "./refs.js";
-import type { Handlers } from "./types.js";
+import type { Handlers } from "./support/handler.js";
+import { listPage, mustGet } from "./support/records.js";
+import { FAMILIES } from "./support/references.js";
 
 export const codeChanges = {
   "code-changes.create": async (ctx, input) => {

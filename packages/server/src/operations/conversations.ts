@@ -1,11 +1,12 @@
 import type { Conversation, TimelineEntry } from "@workapi/types";
 import { notPermitted } from "../http/errors.js";
-import { checkCustomFields, recordChange } from "./changes.js";
-import { allOf, listPage, mustGet } from "./common.js";
-import { type ArtifactRef, attachArtifacts, checkArtifacts } from "./content-artifacts.js";
-import { refAny, refIn, valueIn } from "./filters.js";
-import { FAMILIES, resolveRecord, resolveStage, resolveTags, resolveUsers } from "./refs.js";
-import type { Handlers } from "./types.js";
+import { referencesIn } from "./support/atom-summaries.js";
+import { type ArtifactRef, attachArtifacts, checkArtifacts } from "./support/attachments.js";
+import { checkCustomFields, recordChange } from "./support/change-events.js";
+import { refAny, refIn, valueIn } from "./support/filters.js";
+import type { Handlers } from "./support/handler.js";
+import { allOf, listPage, mustGet } from "./support/records.js";
+import { FAMILIES, resolveRecord, resolveStage, resolveTags, resolveUsers } from "./support/references.js";
 
 const OBJECT_TYPE = "conversation";
 
@@ -77,6 +78,13 @@ export const conversations = {
         owned_by: await resolveUsers(ctx, "owned_by", input.owned_by),
         ...(input.owned_by_agent !== undefined ? { owned_by_agent: { id: input.owned_by_agent } } : {}),
         ...(input.source_channel !== undefined ? { source_channel: input.source_channel } : {}),
+        // Channels are not records of this server: the configured channel is kept by the id given.
+        ...(input.source_channel_v2 !== undefined
+          ? { source_channel_v2: { id: input.source_channel_v2 } }
+          : {}),
+        ...(typeof input.custom_schema_spec?.subtype === "string"
+          ? { subtype: input.custom_schema_spec.subtype }
+          : {}),
         ...(input.stage ? { stage: await resolveStage(ctx, "stage", input.stage) } : {}),
         tags: await resolveTags(ctx, "tags", input.tags),
       },
@@ -99,6 +107,8 @@ export const conversations = {
           object_type: OBJECT_TYPE,
           visibility: "external" as const,
           ...(message.body !== undefined ? { body: message.body } : {}),
+          body_type: "text" as const,
+          references: await referencesIn(ctx, message.body),
           artifacts,
         },
       });

@@ -3,12 +3,12 @@
 import type { CustomObject, StageInfo } from "@workapi/types";
 import { ApiError } from "../http/errors.js";
 import type { Filter } from "../store/types.js";
-import { checkCustomFields } from "./changes.js";
-import { allOf, listPage } from "./common.js";
-import { compileExpressions, readExpressions } from "./config-object-filters.js";
-import { FAMILIES, resolveStage } from "./refs.js";
-import type { Context, Handlers, Input } from "./types.js";
-import { checkEntry, diagramFor, startStage } from "./work-diagrams.js";
+import { checkCustomFields } from "./support/change-events.js";
+import { compileExpressions, readExpressions } from "./support/custom-object-filters.js";
+import type { Context, Handlers, Input } from "./support/handler.js";
+import { allOf, listPage } from "./support/records.js";
+import { FAMILIES, resolveStage } from "./support/references.js";
+import { checkEntry, diagramFor, startStage } from "./support/stage-rules.js";
 
 const ofLeafType = (leafType: string): Filter => ({ op: "eq", path: "subtype", value: leafType });
 

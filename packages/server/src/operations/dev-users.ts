@@ -1,7 +1,8 @@
 import type { DevUser as ApiDevUser } from "@workapi/types";
+import { pageInMemory } from "../store/cursors.js";
 import type { DevUser } from "../store/types.js";
-import { pageOf } from "./content-pages.js";
-import type { Handlers } from "./types.js";
+import type { Handlers } from "./support/handler.js";
+import { sortKeys } from "./support/records.js";
 
 /** A user of the organization as the DevUser schema shows it (the store's user carries no change history). */
 function devUser(user: DevUser): ApiDevUser {
@@ -34,10 +35,17 @@ export const devUsers = {
         (!emails?.length || emails.includes(user.email.toLowerCase())) &&
         (!input.state?.length || input.state.includes(user.state)),
     );
-    const { items, ...cursors } = pageOf(users, input, {
-      sortable: Object.fromEntries(Object.keys(FIELDS).map((name) => [name, { path: name }])),
-      fields: (user, path) => FIELDS[path]?.(user) ?? "",
+    const sort = sortKeys(
+      input.sort_by,
+      Object.fromEntries(Object.keys(FIELDS).map((name) => [name, { path: name }])),
+    );
+    const { items, ...cursors } = pageInMemory(users, (user, path) => FIELDS[path]?.(user) ?? "", {
+      list: "dev_user",
       scope: [emails ?? [], input.state ?? []],
+      ...(sort ? { sort } : {}),
+      ...(input.cursor ? { cursor: input.cursor } : {}),
+      mode: input.mode ?? "after",
+      limit: input.limit ?? 50,
     });
     return { dev_users: items.map(devUser), ...cursors };
   },

@@ -8,15 +8,17 @@ import { conversations } from "./conversations.js";
 import { customObjects } from "./custom-objects.js";
 import { devUsers } from "./dev-users.js";
 import { observability } from "./observability.js";
+import { orgScheduleFragments } from "./org-schedule-fragments.js";
 import { orgSchedules } from "./org-schedules.js";
 import { parts } from "./parts.js";
 import { revOrgs } from "./rev-orgs.js";
 import { slas } from "./slas.js";
+import { stageDiagrams } from "./stage-diagrams.js";
 import { stages } from "./stages.js";
+import type { Handlers } from "./support/handler.js";
 import { surveys } from "./surveys.js";
 import { tags } from "./tags.js";
 import { timelineEntries } from "./timeline-entries.js";
-import type { Handlers } from "./types.js";
 import { vistas } from "./vistas.js";
 import { works } from "./works.js";
 
@@ -30,10 +32,12 @@ export const handlers: Handlers = {
   ...customObjects,
   ...devUsers,
   ...observability,
+  ...orgScheduleFragments,
   ...orgSchedules,
   ...parts,
   ...revOrgs,
   ...slas,
+  ...stageDiagrams,
   ...stages,
   ...surveys,
   ...tags,

@@ -3,8 +3,8 @@
 import type { ObservabilitySessionRecording } from "@workapi/types";
 import { ApiError, notFound } from "../http/errors.js";
 import type { Actor, Store, StoredRecord } from "../store/types.js";
-import { FAMILIES } from "./refs.js";
-import type { Handlers } from "./types.js";
+import type { Handlers } from "./support/handler.js";
+import { FAMILIES } from "./support/references.js";
 
 type Mobile = Extract<ObservabilitySessionRecording, { recording: "mobile_recording" }>;
 type Web = Extract<ObservabilitySessionRecording, { recording: "web_recording" }>;

@@ -2,15 +2,22 @@
 // delete. Parts are records of kind `part` with the part type in `subtype`, the parent part in `parent_id`
 // and the name in `label`.
 import type { Part, PartType } from "@workapi/types";
-import { notPermitted } from "../http/errors.js";
+import { fieldError, notPermitted } from "../http/errors.js";
 import type { StoredRecord } from "../store/types.js";
-import { recordChange } from "./changes.js";
-import { allOf, listPage, mustGet, type Sortable } from "./common.js";
-import { checkArtifacts, syncArtifactParents } from "./content-artifacts.js";
-import { refAny, refIn } from "./filters.js";
-import { FAMILIES, PART_TYPES, partSummary, resolveRecord, resolveTags, resolveUsers } from "./refs.js";
-import type { Context, Handlers } from "./types.js";
-import { readableTypes } from "./work-common.js";
+import { checkArtifacts, syncArtifactParents } from "./support/attachments.js";
+import { recordChange } from "./support/change-events.js";
+import { refAny, refIn } from "./support/filters.js";
+import type { Context, Handlers, Input } from "./support/handler.js";
+import { readableTypes } from "./support/readable-types.js";
+import { allOf, listPage, mustGet, type Sortable } from "./support/records.js";
+import {
+  FAMILIES,
+  PART_TYPES,
+  partSummary,
+  resolveRecord,
+  resolveTags,
+  resolveUsers,
+} from "./support/references.js";
 
 const PART_KIND = FAMILIES.product.kind;
 
@@ -68,6 +75,24 @@ async function parentFor(
   return parent;
 }
 
+const isoDate = (value: string | undefined) =>
+  value === undefined ? undefined : new Date(value).toISOString();
+
+/**
+ * What a new enhancement carries besides the fields of every part: its planned dates as sent, and its state,
+ * `open` until work on it starts (`state_v2`; `stage_v2` has no members in the interface yet).
+ */
+function enhancementFields(input: Input<"parts.create">): Partial<PartData> {
+  const start = isoDate(input.target_start_date);
+  const close = isoDate(input.target_close_date);
+  return {
+    ...(start !== undefined ? { target_start_date: start } : {}),
+    ...(close !== undefined ? { target_close_date: close } : {}),
+    stage_v2: {},
+    state_v2: "open",
+  };
+}
+
 /** A part by id or display id, and the type scope to act on it. */
 async function partFor(ctx: Context, id: string): Promise<StoredRecord<PartData>> {
   const record = await mustGet<PartData>(ctx, [PART_KIND], id, "Part");
@@ -78,6 +103,16 @@ async function partFor(ctx: Context, id: string): Promise<StoredRecord<PartData>
 export const parts = {
   "parts.create": async (ctx, input) => {
     ctx.requireType(input.type, []);
+    // Planned dates belong to enhancements only.
+    for (const field of ["target_start_date", "target_close_date"] as const) {
+      if (input[field] !== undefined && input.type !== "enhancement") {
+        throw fieldError(
+          "invalid_field",
+          field,
+          `'${field}' belongs to enhancements; a ${input.type} has no planned dates.`,
+        );
+      }
+    }
     const parent = await parentFor(ctx, input.type, input.parent_part);
     const ownedBy = await resolveUsers(ctx, "owned_by", input.owned_by);
     const tags = await resolveTags(ctx, "tags", input.tags);
@@ -95,16 +130,17 @@ export const parts = {
         parent_part: parent ? [partSummary(parent)] : [],
         artifacts,
         tags,
+        ...(input.type === "enhancement" ? enhancementFields(input) : {}),
       },
     });
     await syncArtifactParents(ctx, record.id, [], artifacts);
     await recordChange(ctx, record, input.type, { created: true });
-    return { part: record.data };
+    return { part: record.data as Part };
   },
 
   "parts.get": async (ctx, input) => {
     const record = await partFor(ctx, input.id);
-    return { part: record.data };
+    return { part: record.data as Part };
   },
 
   "parts.list": async (ctx, input) => {

@@ -1,10 +1,10 @@
 import type { RevOrg } from "@workapi/types";
-import { checkCustomFields } from "./changes.js";
-import { allOf, listPage, mustGet } from "./common.js";
-import { attachArtifacts, checkArtifacts } from "./content-artifacts.js";
-import { dateFilter, refIn, valueIn } from "./filters.js";
-import { FAMILIES, resolveRecord, resolveTags, resolveUsers } from "./refs.js";
-import type { Handlers } from "./types.js";
+import { attachArtifacts, checkArtifacts } from "./support/attachments.js";
+import { checkCustomFields } from "./support/change-events.js";
+import { dateFilter, refIn, valueIn } from "./support/filters.js";
+import type { Context, Handlers } from "./support/handler.js";
+import { allOf, listPage, mustGet } from "./support/records.js";
+import { FAMILIES, resolveRecord, resolveTags, resolveUsers } from "./support/references.js";
 
 const LEAF_TYPE = "rev_org";
 
@@ -22,6 +22,38 @@ function specOf(fragments: string[]): { tenant_fragment?: boolean; subtype?: str
     ...(fragments.includes(`tenant_fragment:${LEAF_TYPE}`) ? { tenant_fragment: true } : {}),
     ...(subtype !== undefined ? { subtype } : {}),
   };
+}
+
+type RevOrgSummaryData = NonNullable<RevOrg["primary_rev_org"]>;
+
+/**
+ * The main Rev organization of an account: its first one (the oldest). Undefined while the account has none,
+ * so the first Rev organization of an account is its own main one (see `present`).
+ */
+async function primaryOf(ctx: Context, accountId: string): Promise<RevOrgSummaryData | undefined> {
+  const [first] = await ctx.store.findRecords<RevOrg>(ctx.org.id, FAMILIES.rev_org.kind, {
+    filter: { op: "eq", path: "account.id", value: accountId },
+    sort: [{ path: "created_date", direction: "asc" }],
+    limit: 1,
+  });
+  return first ? summaryOf(first.data) : undefined;
+}
+
+const summaryOf = (revOrg: RevOrg): RevOrgSummaryData => ({
+  type: "rev_org",
+  id: revOrg.id,
+  display_id: revOrg.display_id,
+  display_name: revOrg.display_name ?? "",
+});
+
+/**
+ * The Rev organization as the interface shows it: `primary_rev_org` is a Rev organization summary
+ * (`type: rev_org`), the record itself when it is its account's first one. Records stored before that referred
+ * to the account there (`type: account`); they too are shown with their own summary.
+ */
+function present(revOrg: RevOrg): RevOrg {
+  const stored = revOrg.primary_rev_org;
+  return { ...revOrg, primary_rev_org: stored?.type === "rev_org" ? stored : summaryOf(revOrg) };
 }
 
 export const revOrgs = {
@@ -44,6 +76,7 @@ export const revOrgs = {
       display_name: account.data.display_name ?? "",
     };
     const artifacts = await checkArtifacts(ctx, "artifacts", input.artifacts);
+    const primary = await primaryOf(ctx, account.id);
     // external_ref goes into the indexed column: the store refuses a second one with a conflict (409).
     const record = await ctx.store.createRecord(ctx.actor, {
       ...FAMILIES.rev_org,
@@ -53,7 +86,7 @@ export const revOrgs = {
       data: {
         display_name: input.display_name,
         account: accountRef,
-        primary_rev_org: { type: "account", ...accountRef },
+        ...(primary ? { primary_rev_org: primary } : {}),
         artifacts,
         custom_fields: input.custom_fields ?? {},
         custom_schema_fragments: fragments,
@@ -68,12 +101,12 @@ export const revOrgs = {
       },
     });
     await attachArtifacts(ctx, "artifacts", artifacts, record.id);
-    return { rev_org: record.data };
+    return { rev_org: present(record.data as RevOrg) };
   },
 
   "rev-orgs.get": async (ctx, input) => {
     const record = await mustGet<RevOrg>(ctx, [FAMILIES.rev_org.kind], input.id, "Rev organization");
-    return { rev_org: record.data };
+    return { rev_org: present(record.data) };
   },
 
   // sort_by: display_name, created_date, modified_date, object_version.
@@ -88,6 +121,6 @@ export const revOrgs = {
       ),
       sortable: { display_name: { path: "label" } },
     });
-    return { rev_orgs: items, ...cursors };
+    return { rev_orgs: items.map(present), ...cursors };
   },
 } satisfies Partial<Handlers>;

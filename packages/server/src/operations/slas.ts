@@ -2,9 +2,9 @@
 import type { Sla, SlaPolicy } from "@workapi/types";
 import { notPermitted } from "../http/errors.js";
 import type { Filter } from "../store/types.js";
-import { allOf, listPage, mustGet } from "./common.js";
-import { FAMILIES, resolveParts, resolveRecord, resolveUsers } from "./refs.js";
-import type { Context, Handlers, Input } from "./types.js";
+import type { Context, Handlers, Input } from "./support/handler.js";
+import { allOf, listPage, mustGet } from "./support/records.js";
+import { FAMILIES, resolveParts, resolveRecord, resolveUsers } from "./support/references.js";
 
 type SlaStatus = NonNullable<Sla["status"]>;
 type AccountSelector = NonNullable<Sla["account_filter"]>;
@@ -24,7 +24,8 @@ async function checkTags(ctx: Context, field: string, ids: string[] | undefined)
 }
 
 /**
- * Checks the ids a policy list names (owners, parts, tags, org schedules) and that every policy covers a
+ * Checks the ids a policy list names (owners, parts, tags, Rev organizations, org schedules, also inside
+ * `issue_selector`) and that every policy covers a
  * kind of record the SLA applies to (when the SLA names any). Metric and group ids name records this server
  * does not keep, so they are stored as sent.
  */
@@ -47,6 +48,22 @@ async function checkPolicies(
     await resolveUsers(ctx, `${field}.selector.owners`, selector.owners);
     await resolveParts(ctx, `${field}.selector.parts`, selector.parts);
     await checkTags(ctx, `${field}.selector.tags`, selector.tags);
+    // The issue selector names records like the selector itself does: checked the same way.
+    const issues = selector.issue_selector;
+    if (issues) {
+      await resolveUsers(ctx, `${field}.selector.issue_selector.owners`, issues.owners);
+      await resolveParts(ctx, `${field}.selector.issue_selector.parts`, issues.parts);
+      await checkTags(ctx, `${field}.selector.issue_selector.tags`, issues.tags);
+      for (const [r, id] of (issues.rev_orgs ?? []).entries()) {
+        await resolveRecord(
+          ctx,
+          `${field}.selector.issue_selector.rev_orgs.${r}`,
+          [FAMILIES.rev_org.kind],
+          id,
+          "Rev organization",
+        );
+      }
+    }
     for (const [m, metric] of (policy.metrics ?? []).entries()) {
       if (metric.org_schedule_id !== undefined) {
         await resolveRecord(

@@ -1,9 +1,10 @@
 import type { Survey } from "@workapi/types";
-import { checkCustomFields } from "./changes.js";
-import { allOf, listPage } from "./common.js";
-import { refIn, valueIn } from "./filters.js";
-import { FAMILIES } from "./refs.js";
-import type { Handlers } from "./types.js";
+import { checkCustomFields } from "./support/change-events.js";
+import { withFieldType } from "./support/field-types.js";
+import { refIn, valueIn } from "./support/filters.js";
+import type { Handlers } from "./support/handler.js";
+import { allOf, listPage } from "./support/records.js";
+import { FAMILIES } from "./support/references.js";
 
 export const surveys = {
   // The length bounds of the texts are the contract's (checked before the handler runs).
@@ -15,7 +16,8 @@ export const surveys = {
       label: input.name,
       data: {
         ...fields,
-        schema: input.schema ?? [],
+        // Every answered field has a field_type; the request's may leave it out (support/field-types.ts).
+        schema: (input.schema ?? []).map(withFieldType),
         schema_with_metadata: input.schema_with_metadata ?? [],
         ...(custom_fields !== undefined ? { custom_fields } : {}),
         ...(fragments.length > 0 ? { custom_schema_fragments: fragments } : {}),
@@ -30,6 +32,10 @@ export const surveys = {
       filter: allOf(valueIn("label", input.name), refIn("created_by", input.created_by)),
       sortable: { name: { path: "label" } },
     });
-    return { surveys: items, ...cursors };
+    // Surveys stored before fields got their field_type get it here, by the same rule.
+    return {
+      surveys: items.map((survey) => ({ ...survey, schema: (survey.schema ?? []).map(withFieldType) })),
+      ...cursors,
+    };
   },
 } satisfies Partial<Handlers>;

@@ -1,7 +1,7 @@
 import type { Tag } from "@workapi/types";
-import { allOf, listPage } from "./common.js";
-import { FAMILIES } from "./refs.js";
-import type { Handlers } from "./types.js";
+import type { Handlers } from "./support/handler.js";
+import { allOf, listPage } from "./support/records.js";
+import { FAMILIES } from "./support/references.js";
 
 export const tags = {
   // Names are unique per organization: the store's unique index answers a second one with a conflict (409).

@@ -6,10 +6,11 @@
 import type { TimelineEntry } from "@workapi/types";
 import { notFound, notPermitted } from "../http/errors.js";
 import type { Filter, StoredRecord } from "../store/types.js";
-import { allOf, listPage } from "./common.js";
-import { checkArtifacts, syncArtifactParents } from "./content-artifacts.js";
-import { FAMILIES, idTypeOf } from "./refs.js";
-import type { Context, Handlers } from "./types.js";
+import { referencesIn } from "./support/atom-summaries.js";
+import { checkArtifacts, syncArtifactParents } from "./support/attachments.js";
+import type { Context, Handlers } from "./support/handler.js";
+import { allOf, listPage } from "./support/records.js";
+import { FAMILIES, idTypeOf } from "./support/references.js";
 
 const ENTRY_KIND = FAMILIES.timeline_entry.kind;
 
@@ -70,6 +71,10 @@ export const timelineEntries = {
         object_display_id: owner.display_id,
         object_type: type,
         ...(input.body !== undefined ? { body: input.body } : {}),
+        // A comment's body is plain text; the records it names by display id are its references.
+        ...(input.type === "timeline_comment"
+          ? { body_type: "text" as const, references: await referencesIn(ctx, input.body) }
+          : {}),
         artifacts,
         visibility: input.visibility ?? "internal",
         labels: input.labels ?? [],

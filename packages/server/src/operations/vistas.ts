@@ -4,10 +4,11 @@
 import type { Vista } from "@workapi/types";
 import { notPermitted } from "../http/errors.js";
 import type { Filter } from "../store/types.js";
-import { allOf, listPage } from "./common.js";
-import { refIn } from "./filters.js";
-import { FAMILIES, invalidId } from "./refs.js";
-import type { Context, Handlers, Input } from "./types.js";
+import { atomSummary } from "./support/atom-summaries.js";
+import { refIn } from "./support/filters.js";
+import type { Context, Handlers, Input } from "./support/handler.js";
+import { allOf, listPage } from "./support/records.js";
+import { FAMILIES, invalidId } from "./support/references.js";
 
 type VistaItem = NonNullable<Vista["items"]>[number];
 type SharedWithFilter = NonNullable<Input<"vistas.list">["shared_with"]>[number];
@@ -23,9 +24,53 @@ type StoredVista = Vista & { [ACCESS]?: string[] };
 const accessKey = (member: string, role?: string) =>
   JSON.stringify(role === undefined ? [member] : [member, role]);
 
-/** The vista as the interface shows it: without the access keys, and without items when asked to skip them. */
+/** The kinds of records a dynamic vista can select (the contract's `filter_type`). */
+const FILTER_TYPES = [
+  "accounts",
+  "articles",
+  "conversations",
+  "credits",
+  "custom_objects",
+  "dev_users",
+  "incidents",
+  "invoices",
+  "meetings",
+  "parts",
+  "quotes",
+  "rev_orgs",
+  "rev_users",
+  "works",
+] as const;
+type FilterType = (typeof FILTER_TYPES)[number];
+/** A grouped vista groups conversations, parts or works. */
+const GROUPED_FILTER_TYPES: readonly FilterType[] = ["conversations", "parts", "works"];
+
+/**
+ * The `filter_type` of a dynamic or grouped vista: its `object_type` when that is a kind such a vista can be
+ * over; else the kind its flavor is built for (a support inbox holds conversations, a sprint board or a
+ * now/next/later board works). Curated vistas have none.
+ */
+function filterTypeOf(vista: Pick<Vista, "type" | "flavor" | "object_type">): FilterType | undefined {
+  if (vista.type === "curated") return undefined;
+  const allowed = vista.type === "grouped" ? GROUPED_FILTER_TYPES : FILTER_TYPES;
+  const named = allowed.find((kind) => kind === vista.object_type);
+  if (named) return named;
+  return vista.flavor === "support_inbox" ? "conversations" : "works";
+}
+
+/**
+ * The vista as the interface shows it: without the access keys, with `filter_type` (and `filter`, for a
+ * dynamic one), and without items when asked to skip them. Vistas stored before `filter_type` existed get it
+ * here.
+ */
 function present(data: StoredVista, skipItems = false): Vista {
-  const { [ACCESS]: _access, ...vista } = data;
+  const { [ACCESS]: _access, ...stored } = data;
+  const filterType = stored.filter_type ?? filterTypeOf(stored);
+  const vista: Vista = {
+    ...stored,
+    ...(filterType ? { filter_type: filterType } : {}),
+    ...(stored.type === "dynamic" ? { filter: stored.filter ?? {} } : {}),
+  };
   if (skipItems && vista.type === "grouped") {
     const { items: _items, ...rest } = vista;
     return rest;
@@ -33,18 +78,11 @@ function present(data: StoredVista, skipItems = false): Vista {
   return vista;
 }
 
-/** An item of a vista: any record of the organization, named by id or display id. */
+/** An item of a vista: any record of the organization, named by id or display id, as a typed summary. */
 async function resolveItem(ctx: Context, field: string, id: string): Promise<VistaItem> {
   const record = await ctx.store.getRecord<Record<string, unknown>>(ctx.org.id, [], id);
   if (!record) throw invalidId(field, id, "Record");
-  const data = record.data;
-  return {
-    // Works and parts are typed by their type (`issue`, `product`); other records by their family.
-    type: (record.kind === "work" || record.kind === "part") && record.subtype ? record.subtype : record.kind,
-    id: record.id,
-    display_id: record.display_id,
-    display_name: String(data.title ?? data.name ?? data.display_name ?? record.display_id),
-  };
+  return atomSummary(record) as VistaItem;
 }
 
 /** User ids as stored: a display id of a user of the organization becomes its id; others stay as sent. */
@@ -75,6 +113,13 @@ async function sharedWithFilter(ctx: Context, entries: SharedWithFilter[]): Prom
 
 export const vistas = {
   "vistas.create": async (ctx, input) => {
+    if (input.type !== "dynamic" && input.filter !== undefined) {
+      throw notPermitted(
+        "filter",
+        "only a dynamic vista has a filter",
+        "A filter belongs to a dynamic vista; curated and grouped vistas list their items instead.",
+      );
+    }
     if (input.type === "dynamic" && input.items?.length) {
       throw notPermitted(
         "items",
@@ -105,12 +150,15 @@ export const vistas = {
       const { org_id: _org, created_date: _created, ...member } = user;
       return { member, ...(entry.role !== undefined ? { role: { id: entry.role } } : {}) };
     });
+    const filterType = filterTypeOf(input);
     const data: Omit<StoredVista, "id" | "display_id"> = {
       name: input.name,
       type: input.type,
       ...(input.flavor !== undefined ? { flavor: input.flavor } : {}),
       is_default: input.is_default ?? false,
       ...(input.object_type !== undefined ? { object_type: input.object_type } : {}),
+      ...(filterType ? { filter_type: filterType } : {}),
+      ...(input.type === "dynamic" ? { filter: input.filter ?? {} } : {}),
       ...(input.state !== undefined ? { state: input.state } : {}),
       ...(input.type !== "dynamic" ? { items } : {}),
       shared_with: sharedWith,

@@ -4,10 +4,12 @@
 import type { StageInfo, Work, WorkType } from "@workapi/types";
 import { ApiError, notPermitted } from "../http/errors.js";
 import type { Filter, StoredRecord } from "../store/types.js";
-import { canonical, checkCustomFields, fieldDeltas, recordChange } from "./changes.js";
-import { allOf, BASE_SORTABLE, listPage, mustGet, type Sortable, sortKeys } from "./common.js";
-import { checkArtifacts, syncArtifactParents } from "./content-artifacts.js";
-import { dateFilter, refAny, refIn } from "./filters.js";
+import { checkArtifacts, syncArtifactParents } from "./support/attachments.js";
+import { canonical, checkCustomFields, fieldDeltas, recordChange } from "./support/change-events.js";
+import { dateFilter, refAny, refIn } from "./support/filters.js";
+import type { Context, Handlers, Input } from "./support/handler.js";
+import { readableTypes } from "./support/readable-types.js";
+import { allOf, BASE_SORTABLE, listPage, mustGet, type Sortable, sortKeys } from "./support/records.js";
 import {
   FAMILIES,
   invalidId,
@@ -17,10 +19,9 @@ import {
   resolveTags,
   resolveUsers,
   WORK_TYPES,
-} from "./refs.js";
-import type { Context, Handlers, Input } from "./types.js";
-import { readableTypes } from "./work-common.js";
-import { checkEntry, checkTransition, diagramFor, startStage } from "./work-diagrams.js";
+} from "./support/references.js";
+import { checkEntry, checkTransition, diagramFor, startStage } from "./support/stage-rules.js";
+import { typeFields, typeFilters } from "./support/work-types.js";
 
 const WORK_KIND = FAMILIES.issue.kind;
 const PART_KIND = FAMILIES.product.kind;
@@ -121,6 +122,7 @@ async function worksFilter(ctx: Context, input: WorkFilters): Promise<Filter | u
     refAny("tags", input.tags, "tag"),
     dateFilter("target_close_date", input.target_close_date),
     await vistaFilter(ctx, input.vista),
+    typeFilters(input),
   );
 }
 
@@ -180,6 +182,7 @@ export const works = {
     const artifacts = await checkArtifacts(ctx, "artifacts", input.artifacts);
     const spec = input.custom_schema_spec as Record<string, unknown> | undefined;
     const fragments = checkCustomFields(input.custom_fields, spec, input.type);
+    const ofType = await typeFields(ctx, input.type, input, "create");
 
     // The stage named, which must be open in the type's diagram; else the diagram's start stage, if any.
     const diagram = await diagramFor(ctx, input.type);
@@ -209,6 +212,7 @@ export const works = {
         custom_fields: input.custom_fields,
         custom_schema_fragments: fragments.length > 0 ? fragments : undefined,
         subtype: typeof spec?.subtype === "string" ? spec.subtype : undefined,
+        ...ofType,
       },
     );
     const record = await ctx.store.createRecord<WorkData>(ctx.actor, {
@@ -221,12 +225,12 @@ export const works = {
     });
     await syncArtifactParents(ctx, record.id, [], artifacts);
     await recordChange(ctx, record, input.type, { created: true });
-    return { work: record.data };
+    return { work: record.data as Work };
   },
 
   "works.get": async (ctx, input) => {
     const record = await workFor(ctx, input.id);
-    return { work: record.data };
+    return { work: record.data as Work };
   },
 
   "works.update": async (ctx, input) => {
@@ -287,6 +291,7 @@ export const works = {
     if (input.stage) stage = await resolveStage(ctx, "stage", input.stage);
     const diagram = stage ? await diagramFor(ctx, type) : undefined;
     if (input.target_close_date !== undefined) patch.target_close_date = isoDate(input.target_close_date);
+    Object.assign(patch, await typeFields(ctx, type, input, "update"));
     if (input.external_ref !== undefined) patch.external_ref = input.external_ref;
     if (input.custom_fields !== undefined || input.custom_schema_spec !== undefined) {
       const spec = input.custom_schema_spec as Record<string, unknown> | undefined;
@@ -305,7 +310,8 @@ export const works = {
       if (diagram) checkTransition(diagram, "stage", current.stage, stage);
       return applyPatch(current, { ...patch, ...stageFields(stage, current) });
     };
-    if (fieldDeltas(existing.data, change(existing.data)).length === 0) return { work: existing.data };
+    if (fieldDeltas(existing.data, change(existing.data)).length === 0)
+      return { work: existing.data as Work };
 
     let before = existing.data;
     const updated = await ctx.store.updateRecord<WorkData>(ctx.actor, WORK_KIND, existing.id, (current) => {
@@ -320,7 +326,7 @@ export const works = {
     });
     if (patch.artifacts) await syncArtifactParents(ctx, updated.id, before.artifacts, updated.data.artifacts);
     await recordChange(ctx, updated, type, { updated: fieldDeltas(before, updated.data) });
-    return { work: updated.data };
+    return { work: updated.data as Work };
   },
 
   "works.delete": async (ctx, input) => {

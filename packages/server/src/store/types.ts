@@ -150,6 +150,12 @@ export class StoreError extends Error {
   }
 }
 
+export interface Credentials {
+  token: TokenRecord;
+  org?: Org;
+  user?: DevUser;
+}
+
 export interface Store {
   readonly dialect: "sqlite" | "postgres";
   /** Runs `fn` in one transaction; every store call made through `tx` is part of it. */
@@ -175,6 +181,8 @@ export interface Store {
     >,
   ): Promise<TokenRecord>;
   findTokenByHash(hash: string): Promise<TokenRecord | undefined>;
+  /** The token with this hash, with its organization and subject when they exist (one query). */
+  findCredentials(hash: string): Promise<Credentials | undefined>;
   getToken(orgId: string, id: string): Promise<TokenRecord | undefined>;
   listTokens(
     orgId: string,

@@ -1,0 +1,625 @@
+// The server's benchmark, with its peers measured in the same run: builds, seeds a database, starts the workapi
+// server in production mode, a bare Fastify app answering the byte-identical responses (the limit), and Prism
+// mocking the contract (a server that stores nothing); drives each with autocannon (same connections and
+// duration, several repetitions run interleaved so a busy machine's drift hits every peer alike, medians) and
+// prints one table of figures, peer figures, ratios and goals, plus a JSON file.
+//
+//   pnpm bench [--quick] [--json file] [--connections n] [--duration s] [--repetitions n] [--works n]
+//              [--profile] [--no-build]
+//
+// DATABASE_URL set: also PostgreSQL (a database of its own, seeded the same, dropped afterwards) vs SQLite.
+// Figures only: the exit code is 0 whatever the goals say, unless the run itself failed.
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import pg from "pg";
+import { formatSummary, summarizeProfile } from "./profile.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const serverDir = resolve(here, "..");
+const root = resolve(serverDir, "../..");
+const cli = join(serverDir, "dist/cli.js");
+const started = performance.now();
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    json: { type: "string", default: join(root, "bench-results.json") },
+    connections: { type: "string" },
+    duration: { type: "string" },
+    repetitions: { type: "string" },
+    works: { type: "string", default: "10000" },
+    profile: { type: "boolean", default: false },
+    "no-build": { type: "boolean", default: false },
+  },
+});
+const quick = flags.quick;
+const knobs = {
+  connections: Number(flags.connections ?? 10),
+  duration: Number(flags.duration ?? (quick ? 2 : 10)),
+  repetitions: Number(flags.repetitions ?? (quick ? 2 : 3)),
+  works: Number(flags.works),
+  warmUp: quick ? 2 : 5,
+  coldStarts: quick ? 3 : 5,
+  exportRuns: quick ? 3 : 7,
+  sequential: quick ? 100 : 500,
+};
+for (const [name, value] of Object.entries(knobs)) {
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} must be a positive whole number`);
+}
+const log = (line) =>
+  process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${line}\n`);
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Child processes: each in its own process group, stdout/stderr to a log file, stopped with SIGTERM.
+
+const work = mkdtempSync(join(tmpdir(), "workapi-bench-"));
+const children = new Set();
+
+function freePort() {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => done(port));
+    });
+  });
+}
+
+/** Environment of a workapi child: the given mode, no PostgreSQL or Redis unless asked for. */
+function serverEnv(mode, databaseUrl) {
+  const { DATABASE_URL: _d, REDIS_URL: _r, ...env } = process.env;
+  return { ...env, NODE_ENV: mode, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+}
+
+function start(name, command, args, env = process.env) {
+  const logFile = join(work, `${name}.log`);
+  const fd = openSync(logFile, "a");
+  const child = spawn(command, args, { env, stdio: ["ignore", fd, fd], detached: true, cwd: serverDir });
+  closeSync(fd);
+  const proc = { name, child, logFile, exited: false, startedAt: performance.now() };
+  child.once("exit", () => {
+    proc.exited = true;
+    children.delete(proc);
+  });
+  children.add(proc);
+  return proc;
+}
+
+function tail(proc) {
+  return readFileSync(proc.logFile, "utf8").split("\n").slice(-15).join("\n");
+}
+
+async function stop(proc) {
+  if (proc.exited) return;
+  const exited = new Promise((done) => proc.child.once("exit", done));
+  process.kill(-proc.child.pid, "SIGTERM");
+  const timer = setTimeout(() => !proc.exited && process.kill(-proc.child.pid, "SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Polls until the URL answers 200; returns milliseconds since the process was spawned. */
+async function ready(proc, url, headers = {}, timeoutMs = 120_000) {
+  for (;;) {
+    if (proc.exited) throw new Error(`${proc.name} exited before it answered:\n${tail(proc)}`);
+    try {
+      const response = await fetch(url, { headers });
+      await response.arrayBuffer();
+      if (response.status === 200) return performance.now() - proc.startedAt;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - proc.startedAt > timeoutMs) {
+      throw new Error(
+        `${proc.name} did not answer 200 on ${url} within ${timeoutMs / 1000} s:\n${tail(proc)}`,
+      );
+    }
+    await sleep(5);
+  }
+}
+
+function rssMb(proc) {
+  const status = readFileSync(`/proc/${proc.child.pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+  return kb / 1024;
+}
+
+async function startWorkapi(name, { mode = "production", dataDir, databaseUrl, nodeArgs = [] }) {
+  const port = await freePort();
+  const args = [...nodeArgs, cli, "serve", "--host", "127.0.0.1", "--port", String(port)];
+  // Far above what a run sends: the bench measures serving, not the limiter's 429s.
+  args.push("--data-dir", dataDir, "--rate-limit", "1000000000");
+  const proc = start(name, process.execPath, args, serverEnv(mode, databaseUrl));
+  proc.url = `http://127.0.0.1:${port}`;
+  await ready(proc, `${proc.url}/health`);
+  return proc;
+}
+
+function run(command, args, env = process.env) {
+  const result = spawnSync(command, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(" ")} failed:\n${result.stdout}\n${result.stderr}`);
+  }
+  return result;
+}
+
+/** A data directory (and database, when given) holding the admin token and `works` seeded work items. */
+async function seedData(name, databaseUrl) {
+  const dataDir = join(work, name);
+  // The first start creates the organization and writes its admin token to <dataDir>/admin-token.
+  const first = await startWorkapi(`${name}-first-start`, { dataDir, databaseUrl });
+  await stop(first);
+  const seedStarted = performance.now();
+  run(process.execPath, [cli, "seed", "--data-dir", dataDir, "--works", String(knobs.works)], {
+    ...serverEnv("production", databaseUrl),
+  });
+  log(`seeded ${knobs.works} works (${name}) in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+  return { dataDir, token: readFileSync(join(dataDir, "admin-token"), "utf8").trim() };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Measuring.
+
+async function load(target, { connections = knobs.connections, duration = knobs.duration } = {}) {
+  const result = await autocannon({
+    url: target.url,
+    method: target.method ?? "GET",
+    headers: target.headers ?? {},
+    ...(target.body ? { body: target.body } : {}),
+    connections,
+    duration,
+  });
+  const ok = result["2xx"];
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (ok === 0 || bad > ok / 100) {
+    throw new Error(`${target.label}: ${ok} answers 2xx, ${result.non2xx} others, ${result.errors} errors`);
+  }
+  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+async function getJson(url, headers) {
+  const response = await fetch(url, { headers });
+  if (response.status !== 200) throw new Error(`GET ${url}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** Median milliseconds of `fn` over `runs` calls, interleaved with the other functions given. */
+async function interleavedTimes(fns, runs) {
+  const times = fns.map(() => []);
+  for (let run = 0; run < runs; run++) {
+    for (const [i, fn] of fns.entries()) {
+      const t = performance.now();
+      await fn();
+      times[i].push(performance.now() - t);
+    }
+  }
+  return times.map(median);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+const rows = [];
+const raw = {};
+const meta = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model,
+  memoryGb: Math.round(totalmem() / 2 ** 30),
+  loadAverageBefore: loadavg().map((n) => Number(n.toFixed(2))),
+  quick,
+  knobs,
+  postgres: Boolean(process.env.DATABASE_URL),
+};
+
+/** One line of the table. `higher`: a throughput (ours / peer, goal a minimum); else a cost (goal a maximum). */
+function row(measure, ours, unit, peerName, peer, goal, { higher = false, ratio } = {}) {
+  const r = ratio ?? (peer === undefined ? undefined : ours / peer);
+  const subject = r ?? ours;
+  const pass = goal === undefined ? undefined : higher ? subject >= goal : subject <= goal;
+  rows.push({ measure, ours, unit, peerName, peer, ratio: r, goal, goalKind: higher ? ">=" : "<=", pass });
+}
+
+let pgAdmin;
+let pgDatabase;
+try {
+  if (!flags["no-build"]) {
+    log("building @workapi/server, @workapi/client and their dependencies (turbo)");
+    run("pnpm", [
+      "exec",
+      "turbo",
+      "run",
+      "build",
+      "--filter=@workapi/server...",
+      "--filter=@workapi/client...",
+      "--output-logs=errors-only",
+    ]);
+  }
+
+  // Prism takes seconds to start: let it do so while the database is seeded.
+  const prismPort = await freePort();
+  const prism = start("prism", join(serverDir, "node_modules/.bin/prism"), [
+    "mock",
+    join(root, "packages/spec/openapi.json"),
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(prismPort),
+    "--verboseLevel",
+    "warn",
+  ]);
+  prism.url = `http://127.0.0.1:${prismPort}`;
+
+  const sqlite = await seedData("sqlite");
+  let postgres;
+  if (process.env.DATABASE_URL) {
+    pgAdmin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await pgAdmin.connect();
+    pgDatabase = `workapi_bench_${process.pid}_${Date.now()}`;
+    await pgAdmin.query(`CREATE DATABASE "${pgDatabase}"`);
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${pgDatabase}`;
+    postgres = { ...(await seedData("postgres", url.href)), databaseUrl: url.href };
+  }
+
+  const ours = await startWorkapi("workapi", { dataDir: sqlite.dataDir });
+  const dev = await startWorkapi("workapi-development", { dataDir: sqlite.dataDir, mode: "development" });
+  const ourPg = postgres
+    ? await startWorkapi("workapi-postgres", { dataDir: postgres.dataDir, databaseUrl: postgres.databaseUrl })
+    : undefined;
+  const auth = { authorization: `Bearer ${sqlite.token}` };
+  const pgAuth = postgres ? { authorization: `Bearer ${postgres.token}` } : undefined;
+
+  // The requests measured, with ids from the seeded data.
+  const firstWork = async (url, headers) =>
+    (await getJson(`${url}/works.list?limit=1&type=issue`, headers)).works[0].id;
+  const workId = await firstWork(ours.url, auth);
+  const part = (await getJson(`${ours.url}/parts.list?limit=1`, auth)).parts[0].id;
+  const owner = (await getJson(`${ours.url}/dev-users.list?limit=1`, auth)).dev_users[0].id;
+  const getPath = `/works.get?id=${encodeURIComponent(workId)}`;
+  const tagsPath = "/tags.list";
+  const createBody = JSON.stringify({
+    type: "issue",
+    title: "Benchmark work",
+    applies_to_part: part,
+    owned_by: [owner],
+  });
+  const json = { "content-type": "application/json" };
+
+  // The bare peer answers our exact bytes for the same requests.
+  const routes = [];
+  for (const path of [getPath, tagsPath]) {
+    const response = await fetch(`${ours.url}${path}`, { headers: auth });
+    if (response.status !== 200) throw new Error(`GET ${path}: ${response.status}`);
+    const body = Buffer.from(await response.arrayBuffer());
+    routes.push({
+      url: path,
+      contentType: response.headers.get("content-type"),
+      body: body.toString("base64"),
+    });
+    raw[`bytes ${path.split("?")[0]}`] = body.length;
+  }
+  const routesFile = join(work, "routes.json");
+  writeFileSync(routesFile, JSON.stringify({ routes }));
+  const startBare = async () => {
+    const port = await freePort();
+    const proc = start("bare-fastify", process.execPath, [
+      join(here, "bare-peer.mjs"),
+      routesFile,
+      String(port),
+    ]);
+    proc.url = `http://127.0.0.1:${port}`;
+    proc.coldMs = await ready(proc, `${proc.url}${getPath}`);
+    return proc;
+  };
+  const bare = await startBare();
+  await ready(prism, `${prism.url}${getPath}`, auth);
+  log(`peers up: workapi ${ours.url}, development ${dev.url}, bare ${bare.url}, prism ${prism.url}`);
+
+  await sleep(2000);
+  const idleRss = rssMb(ours);
+  const bareRss = rssMb(bare);
+
+  const targets = {
+    "works.get": {
+      workapi: { url: ours.url + getPath, headers: auth },
+      "bare Fastify": { url: bare.url + getPath },
+      Prism: { url: prism.url + getPath, headers: auth },
+      development: { url: dev.url + getPath, headers: auth },
+      ...(ourPg
+        ? {
+            PostgreSQL: {
+              url: `${ourPg.url}/works.get?id=${encodeURIComponent(await firstWork(ourPg.url, pgAuth))}`,
+              headers: pgAuth,
+            },
+          }
+        : {}),
+    },
+    "tags.list": {
+      workapi: { url: ours.url + tagsPath, headers: auth },
+      "bare Fastify": { url: bare.url + tagsPath },
+      Prism: { url: prism.url + tagsPath, headers: auth },
+      ...(ourPg ? { PostgreSQL: { url: ourPg.url + tagsPath, headers: pgAuth } } : {}),
+    },
+    "works.create": {
+      workapi: {
+        url: `${ours.url}/works.create`,
+        method: "POST",
+        headers: { ...auth, ...json },
+        body: createBody,
+      },
+      Prism: {
+        url: `${prism.url}/works.create`,
+        method: "POST",
+        headers: { ...auth, ...json },
+        body: createBody,
+      },
+    },
+  };
+  for (const [scenario, peers] of Object.entries(targets)) {
+    for (const [peer, target] of Object.entries(peers)) target.label = `${scenario} ${peer}`;
+  }
+
+  // The server keeps getting faster for its first thousand requests or so (JIT, statement caches, the page
+  // cache): without a warm-up the first repetition measures that instead.
+  log(`warming up every peer (${knobs.warmUp} s each)`);
+  for (const peers of Object.values(targets)) {
+    for (const target of Object.values(peers)) await load(target, { duration: knobs.warmUp });
+  }
+
+  // Repetitions, each running every peer of every scenario in turn (A, B, C, A, B, C...).
+  const figures = {};
+  const record = (key, result) => {
+    figures[key] ??= [];
+    figures[key].push(result);
+  };
+  for (let rep = 1; rep <= knobs.repetitions; rep++) {
+    log(`repetition ${rep}/${knobs.repetitions} (load average ${loadavg()[0].toFixed(2)})`);
+    for (const [scenario, peers] of Object.entries(targets)) {
+      for (const [peer, target] of Object.entries(peers)) record(`${scenario} ${peer}`, await load(target));
+    }
+    // Reads alone, then the same reads while one writer keeps creating work items.
+    const reads = targets["works.get"].workapi;
+    record("reads alone", await load(reads));
+    const [withWriter, writer] = await Promise.all([
+      load(reads),
+      load({ ...targets["works.create"].workapi, label: "writer" }, { connections: 1 }),
+    ]);
+    record("reads with a writer", withWriter);
+    record("the writer", writer);
+  }
+  const rps = (key) => median(figures[key].map((f) => f.rps));
+  const p99 = (key) => median(figures[key].map((f) => f.p99));
+  raw.load = Object.fromEntries(
+    Object.entries(figures).map(([key, runs]) => [key, { rps: rps(key), p99Ms: p99(key), runs }]),
+  );
+  const rssAfterLoad = rssMb(ours);
+
+  // Deep pages: walk the cursors of works.list (limit 10) to page 1000, then time page 1000 against page 1.
+  log("walking works.list to page 1000");
+  let cursor;
+  for (let page = 1; page < 1000; page++) {
+    const body = await getJson(
+      `${ours.url}/works.list?limit=10${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      auth,
+    );
+    cursor = body.next_cursor;
+    if (!cursor) throw new Error(`works.list ends at page ${page}: seed more works`);
+  }
+  const fetchBytes = (url, headers) => () => fetch(url, { headers }).then((r) => r.arrayBuffer());
+  const [page1, page1000] = await interleavedTimes(
+    [
+      fetchBytes(`${ours.url}/works.list?limit=10`, auth),
+      fetchBytes(`${ours.url}/works.list?limit=10&cursor=${encodeURIComponent(cursor)}`, auth),
+    ],
+    knobs.sequential,
+  );
+
+  // works.export of 5,000 items against JSON.stringify of the same payload in this process.
+  log("works.export first=5000");
+  const exportUrl = `${ours.url}/works.export?first=5000`;
+  const payload = await getJson(exportUrl, auth);
+  if (payload.works.length !== 5000)
+    throw new Error(`works.export gave ${payload.works.length} works, not 5000`);
+  const [exportMs, stringifyMs] = await interleavedTimes(
+    [fetchBytes(exportUrl, auth), () => JSON.stringify(payload)],
+    knobs.exportRuns,
+  );
+
+  // The client's named call against a raw fetch of the same read.
+  log("client named call vs raw fetch");
+  const { createClient } = await import(pathToFileURL(join(root, "packages/client/dist/index.js")).href);
+  const api = createClient({ baseUrl: ours.url, token: sqlite.token });
+  const named = () => api.works.get({ id: workId }, { throwOnError: true });
+  const rawFetch = () => fetch(ours.url + getPath, { headers: auth }).then((r) => r.json());
+  await interleavedTimes([named, rawFetch], 50);
+  const [namedMs, rawMs] = await interleavedTimes([named, rawFetch], knobs.sequential);
+
+  let profile;
+  if (flags.profile) {
+    log("CPU profile of the server under works.get and tags.list");
+    const profileDir = join(work, "profile");
+    const profiled = await startWorkapi("workapi-profiled", {
+      dataDir: sqlite.dataDir,
+      nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`],
+    });
+    const duration = Math.max(knobs.duration, 5);
+    await load({ url: profiled.url + getPath, headers: auth, label: "profile warm-up" }, { duration: 1 });
+    // The profile starts with the process; only the samples taken under the measured load are summarized.
+    const loadFrom = performance.now() - profiled.startedAt;
+    await load({ url: profiled.url + getPath, headers: auth, label: "profile works.get" }, { duration });
+    await load({ url: profiled.url + tagsPath, headers: auth, label: "profile tags.list" }, { duration });
+    await stop(profiled);
+    const file = readdirSync(profileDir).find((name) => name.endsWith(".cpuprofile"));
+    if (!file) throw new Error("the profiled server wrote no .cpuprofile");
+    profile = summarizeProfile(JSON.parse(readFileSync(join(profileDir, file), "utf8")), 15, loadFrom);
+    raw.profile = profile;
+  }
+
+  for (const proc of [ours, dev, bare, ...(ourPg ? [ourPg] : [])]) await stop(proc);
+  await stop(prism);
+
+  // Cold start: spawn to the first 200 of works.get on the seeded data, against the bare app's spawn to 200.
+  log("cold starts");
+  const cold = { workapi: [], bare: [] };
+  for (let i = 0; i < knobs.coldStarts; i++) {
+    const port = await freePort();
+    const proc = start(
+      "workapi-cold",
+      process.execPath,
+      [cli, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", sqlite.dataDir],
+      serverEnv("production"),
+    );
+    cold.workapi.push(await ready(proc, `http://127.0.0.1:${port}${getPath}`, auth));
+    await stop(proc);
+    const peer = await startBare();
+    cold.bare.push(peer.coldMs);
+    await stop(peer);
+  }
+  raw.coldStartMs = cold;
+
+  const get = "works.get";
+  const tags = "tags.list";
+  row(`${get} (req/s)`, rps(`${get} workapi`), "req/s", "bare Fastify", rps(`${get} bare Fastify`), 0.5, {
+    higher: true,
+  });
+  row(`${get} (req/s)`, rps(`${get} workapi`), "req/s", "Prism", rps(`${get} Prism`), 10, { higher: true });
+  row(`${tags} (req/s)`, rps(`${tags} workapi`), "req/s", "bare Fastify", rps(`${tags} bare Fastify`), 0.5, {
+    higher: true,
+  });
+  row(`${tags} (req/s)`, rps(`${tags} workapi`), "req/s", "Prism", rps(`${tags} Prism`), 10, {
+    higher: true,
+  });
+  row("works.create (req/s)", rps("works.create workapi"), "req/s", "Prism", rps("works.create Prism"), 2, {
+    higher: true,
+  });
+  if (ourPg) {
+    row(
+      `${get} PostgreSQL (req/s)`,
+      rps(`${get} PostgreSQL`),
+      "req/s",
+      "SQLite",
+      rps(`${get} workapi`),
+      0.8,
+      { higher: true },
+    );
+    row(
+      `${tags} PostgreSQL (req/s)`,
+      rps(`${tags} PostgreSQL`),
+      "req/s",
+      "SQLite",
+      rps(`${tags} workapi`),
+      0.8,
+      { higher: true },
+    );
+  }
+  row("works.export 5,000 (ms)", exportMs, "ms", "JSON.stringify", stringifyMs, 2);
+  row("works.list page 1000 (ms)", page1000, "ms", "page 1", page1, 1.2);
+  row(
+    `${get} with a writer (req/s)`,
+    rps("reads with a writer"),
+    "req/s",
+    "reads alone",
+    rps("reads alone"),
+    0.8,
+    { higher: true },
+  );
+  row("cold start to first 200 (ms)", median(cold.workapi), "ms", "bare Fastify", median(cold.bare), 500, {
+    ratio: median(cold.workapi) / median(cold.bare),
+  });
+  row("idle RSS (MB)", idleRss, "MB", "bare Fastify", bareRss, 120, { ratio: idleRss / bareRss });
+  row("RSS after load (MB)", rssAfterLoad, "MB", "idle", idleRss, undefined);
+  row("client works.get (ms)", namedMs, "ms", "raw fetch GET", rawMs, 1.05);
+  // Development's cost relative to production: production req/s over development req/s.
+  row(
+    `${get} development (req/s)`,
+    rps(`${get} development`),
+    "req/s",
+    "production",
+    rps(`${get} workapi`),
+    1.3,
+    {
+      ratio: rps(`${get} workapi`) / rps(`${get} development`),
+    },
+  );
+  // Goals on the figure itself rather than the ratio (cold start, idle RSS) compare `ours` with the goal.
+  for (const r of rows) {
+    if (r.measure.startsWith("cold start") || r.measure.startsWith("idle RSS")) r.pass = r.ours <= r.goal;
+  }
+
+  meta.loadAverageAfter = loadavg().map((n) => Number(n.toFixed(2)));
+  meta.seconds = Math.round((performance.now() - started) / 1000);
+  printTable();
+  if (profile) console.log(`\n${formatSummary(profile)}`);
+  writeFileSync(flags.json, `${JSON.stringify({ meta, rows, raw }, null, 2)}\n`);
+  console.log(`\nfigures written to ${flags.json}`);
+} catch (error) {
+  process.exitCode = 1;
+  console.error(`bench failed: ${error.stack ?? error}`);
+} finally {
+  for (const proc of [...children]) await stop(proc).catch(() => {});
+  if (pgAdmin) {
+    if (pgDatabase)
+      await pgAdmin.query(`DROP DATABASE IF EXISTS "${pgDatabase}" WITH (FORCE)`).catch(() => {});
+    await pgAdmin.end();
+  }
+  if (process.exitCode) log(`logs kept in ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
+
+function printTable() {
+  const number = (value, unit) =>
+    value === undefined
+      ? ""
+      : unit === "req/s"
+        ? Math.round(value).toLocaleString("en-US")
+        : value.toFixed(unit === "MB" ? 0 : 2);
+  const goalText = (r) => {
+    if (r.goal === undefined) return "";
+    if (r.measure.startsWith("cold start")) return `<= ${r.goal} ms`;
+    if (r.measure.startsWith("idle RSS")) return `<= ${r.goal} MB`;
+    if (r.measure.includes("development")) return `prod/dev <= ${r.goal}x`;
+    return `${r.goalKind} ${r.goal}x`;
+  };
+  const table = [
+    ["measure", "workapi", "peer", "peer figure", "ratio", "goal", ""],
+    ...rows.map((r) => [
+      r.measure,
+      number(r.ours, r.unit),
+      r.peerName,
+      number(r.peer, r.unit),
+      r.ratio === undefined ? "" : `${r.ratio.toFixed(2)}x`,
+      goalText(r),
+      r.pass === undefined ? "" : r.pass ? "pass" : "FAIL",
+    ]),
+  ];
+  const widths = table[0].map((_, i) => Math.max(...table.map((line) => line[i].length)));
+  const numeric = new Set([1, 3, 4]);
+  const format = (line) =>
+    line
+      .map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
+  console.log(
+    `\nworkapi benchmark${quick ? " (--quick)" : ""}: ${meta.cpus} x ${meta.cpuModel}, Node ${meta.node}, ` +
+      `${knobs.connections} connections x ${knobs.duration} s x ${knobs.repetitions} repetitions (medians), ` +
+      `load average ${meta.loadAverageBefore.join(" ")} before, ${meta.loadAverageAfter.join(" ")} after, ${meta.seconds} s`,
+  );
+  console.log(format(table[0]));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const line of table.slice(1)) console.log(format(line));
+}

@@ -1,0 +1,150 @@
+// A request's body. JSON is the only body most operations take (an empty body is `{}`, malformed
+// JSON a parse_error); multipart/form-data is accepted for the operations whose contract body is a form
+// (file uploads), whose route reads the parts with readForm. Anything else is invalid_content_type. A JSON
+// body may come gzip-, deflate- or br-encoded; another Content-Encoding is a 415.
+import type { Transform } from "node:stream";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import multipart from "@fastify/multipart";
+import type { FastifyError, FastifyRequest, RequestPayload } from "fastify";
+import { ApiError } from "./errors.js";
+import { shared } from "./plugin.js";
+
+/** A file part of a multipart/form-data body. */
+export interface FormFile {
+  filename: string;
+  mimetype: string;
+  data: Buffer;
+}
+
+export const bodyParsing = shared<{ bodyLimit: number }>(async (fastify, { bodyLimit }) => {
+  fastify.addHook("preParsing", async (request, _reply, payload) => decoded(request, payload));
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === "") return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(
+        new ApiError(
+          "parse_error",
+          "The request body is not valid JSON.",
+          `${(error as Error).message}. Send a JSON object with Content-Type: application/json.`,
+        ),
+        undefined,
+      );
+    }
+  });
+  // The multipart plugin's parser only marks the request; the route reads the parts (readForm).
+  await fastify.register(multipart, {
+    limits: { fileSize: bodyLimit, fieldSize: bodyLimit, fields: 20, files: 5, parts: 25 },
+  });
+  fastify.addContentTypeParser("*", (request, payload, done) => {
+    // Accept a body-less request without a content type; refuse anything else that is not JSON.
+    let size = 0;
+    payload.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+    });
+    payload.on("end", () => {
+      if (size === 0) return done(null, {});
+      done(
+        new ApiError(
+          "invalid_content_type",
+          "The content type is not supported.",
+          `Bodies must be JSON; got '${request.headers["content-type"] ?? "no content type"}'. Send Content-Type: application/json.`,
+        ),
+        undefined,
+      );
+    });
+    payload.on("error", (error) => done(error, undefined));
+  });
+});
+
+/** The decoders of the content codings a JSON body may be sent in (node:zlib's streams). */
+const DECODERS: Record<string, () => Transform> = {
+  gzip: () => createGunzip(),
+  "x-gzip": () => createGunzip(),
+  deflate: () => createInflate(),
+  br: () => createBrotliDecompress(),
+};
+
+/**
+ * A body sent with Content-Encoding, decoded (the body limit then counts its decoded bytes); an encoding
+ * this server cannot decode is a 415. A form is read from the connection itself, so it takes no encoding.
+ */
+function decoded(request: FastifyRequest, payload: RequestPayload): RequestPayload {
+  const codings = String(request.headers["content-encoding"] ?? "")
+    .split(",")
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== "" && coding !== "identity");
+  if (codings.length === 0) return payload;
+  const unsupported = codings.find((coding) => !DECODERS[coding]);
+  if (unsupported || request.isMultipart() || codings.length > 1) {
+    throw new ApiError(
+      "invalid_content_type",
+      "The content encoding is not supported.",
+      `Content-Encoding '${request.headers["content-encoding"]}' is not accepted${request.isMultipart() ? " on a form" : ""}; send the body as is, or one JSON body in gzip, deflate or br.`,
+    ).withStatus(415);
+  }
+  const decoder = (DECODERS[codings[0] as string] as () => Transform)();
+  // Fastify compares the bytes received with Content-Length through this property of a replaced stream.
+  const counted = decoder as Transform & { receivedEncodedLength: number };
+  counted.receivedEncodedLength = 0;
+  payload.on("data", (chunk: Buffer) => {
+    counted.receivedEncodedLength += chunk.length;
+  });
+  payload.on("error", (error) => decoder.destroy(error));
+  decoder.on("error", (error: Error & { statusCode?: number }) => {
+    // Registered before the parser's own listener: the parser then answers a client's 400, not a failure.
+    error.statusCode = 400;
+    error.message = `The body does not decode as ${codings[0]}: ${error.message}.`;
+    payload.unpipe(decoder);
+  });
+  payload.pipe(decoder);
+  return decoder as unknown as RequestPayload;
+}
+
+/**
+ * Reads a multipart/form-data body into an object: each text field as a string, each file part as a FormFile
+ * (a name sent twice becomes an array). Files and fields are bounded by the body limit (413).
+ */
+export async function readForm(request: FastifyRequest, bodyLimit: number): Promise<Record<string, unknown>> {
+  const form: Record<string, unknown> = {};
+  const add = (name: string, value: unknown) => {
+    const existing = form[name];
+    form[name] = existing === undefined ? value : [existing, value].flat();
+  };
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === "file") {
+        add(part.fieldname, {
+          filename: part.filename,
+          mimetype: part.mimetype,
+          data: await part.toBuffer(),
+        });
+      } else {
+        if (part.valueTruncated) throw tooLarge(bodyLimit);
+        add(part.fieldname, typeof part.value === "string" ? part.value : JSON.stringify(part.value));
+      }
+    }
+  } catch (error) {
+    const code = (error as FastifyError).code;
+    if (error instanceof ApiError || (typeof code === "string" && code.startsWith("FST_"))) throw error;
+    throw new ApiError(
+      "bad_request",
+      "The form is malformed.",
+      `The multipart/form-data body could not be read: ${(error as Error).message}.`,
+    );
+  }
+  return form;
+}
+
+/** The 413 of a body over the limit, JSON or form. */
+export function tooLarge(bodyLimit: number): ApiError {
+  return new ApiError(
+    "request_entity_too_large",
+    "The request body is too large.",
+    `Bodies of at most ${bodyLimit} bytes are accepted; send less.`,
+    { max_bytes: bodyLimit },
+  );
+}

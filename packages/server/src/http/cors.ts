@@ -1,0 +1,21 @@
+// Browsers on the configured origins may call the API (preflights answered by @fastify/cors); with no origin
+// configured, no CORS headers are sent and OPTIONS is one of the methods a path refuses with 405.
+import cors from "@fastify/cors";
+import { shared } from "./plugin.js";
+
+export const crossOrigin = shared<{ origins: string[] }>(async (fastify, { origins }) => {
+  if (origins.length === 0) return;
+  await fastify.register(cors, {
+    origin: origins.includes("*") ? true : origins,
+    methods: ["GET", "POST"],
+    allowedHeaders: ["authorization", "content-type", "x-request-id", "x-vendor-version"],
+    exposedHeaders: [
+      "x-request-id",
+      "retry-after",
+      "x-ratelimit-limit",
+      "x-ratelimit-remaining",
+      "x-ratelimit-reset",
+    ],
+    maxAge: 600,
+  });
+});

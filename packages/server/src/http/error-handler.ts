@@ -1,0 +1,150 @@
+// The last step of every failed request: whatever threw (a handler's ApiError, the store's StoreError,
+// Fastify's own errors) is answered as one of the interface's typed errors, in the shape the operation's
+// contract declares. An unknown path is a typed 404.
+import { randomUUID } from "node:crypto";
+import { maxHeaderSize, STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
+import type { FastifyError } from "fastify";
+import { StoreError, type StoreError as StoreErrorType } from "../store/types.js";
+import { tooLarge } from "./body.js";
+import type { Operation } from "./contract.js";
+import { ApiError } from "./errors.js";
+import { shared } from "./plugin.js";
+
+export interface ErrorHandlerOptions {
+  bodyLimit: number;
+  validateResponses: boolean;
+  /** Where answers that break the contract are recorded. */
+  violations: string[];
+}
+
+export const errorHandling = shared<ErrorHandlerOptions>(async (fastify, options) => {
+  fastify.setErrorHandler((error: FastifyError | ApiError | StoreErrorType, request, reply) => {
+    const operation = request.routeOptions.config.operation;
+    const apiError = declared(toApiError(error, options.bodyLimit), operation);
+    if (apiError.type === "internal_error") {
+      const referenceId = randomUUID();
+      apiError.extras.reference_id = referenceId;
+      request.log.error({ err: error, reference_id: referenceId }, "request failed");
+    } else if (apiError.status >= 500) {
+      request.log.warn({ err: error }, apiError.message);
+    }
+    // A content encoding is HTTP's concern, answered alike for every operation (as 405 and 431 are), so
+    // the operations' declared answers do not list its 415.
+    if (operation && options.validateResponses && apiError.status !== 415) {
+      const mismatch = operation.checkResponse(apiError.status, apiError.body());
+      if (mismatch) {
+        options.violations.push(`${operation.operationId} ${apiError.status}: ${mismatch}`);
+        request.log.error({ operation: operation.operationId, mismatch }, "error answer breaks the contract");
+      }
+    }
+    reply.headers(apiError.headers).code(apiError.status).send(apiError.body());
+  });
+
+  fastify.setNotFoundHandler((request) => {
+    throw new ApiError(
+      "not_found",
+      "Not found.",
+      `There is no operation at ${request.method} ${request.url.split("?")[0]}.`,
+    );
+  });
+});
+
+/**
+ * An oversized body is answered with 413 where the operation's contract declares that response; an
+ * operation that declares none (the org-schedule operations) answers it as a plain 400.
+ */
+function declared(error: ApiError, operation: Operation | undefined): ApiError {
+  if (error.status !== 413 || !operation || operation.statuses.includes(413)) return error;
+  return new ApiError("bad_request", "The request body is too large.", error.detail);
+}
+
+/** Every failure, whatever threw it, as one of the interface's typed errors. */
+function toApiError(error: unknown, bodyLimit: number): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof StoreError) {
+    switch (error.code) {
+      case "not_found":
+        return new ApiError("not_found", "Not found.", error.message);
+      case "conflict":
+      case "version_mismatch":
+        return new ApiError("conflict", "Conflict.", error.message);
+      case "bad_cursor":
+        return new ApiError("invalid_field", "The cursor is invalid.", error.message, {
+          field_name: error.field ?? "cursor",
+        });
+    }
+  }
+  const fastifyError = error as FastifyError;
+  switch (fastifyError.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+    // The limits of multipart/form-data bodies (file size, number of parts).
+    case "FST_REQ_FILE_TOO_LARGE":
+    case "FST_PARTS_LIMIT":
+    case "FST_FILES_LIMIT":
+    case "FST_FIELDS_LIMIT":
+      return tooLarge(bodyLimit);
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return new ApiError(
+        "invalid_content_type",
+        "The content type is not supported.",
+        "Send Content-Type: application/json.",
+      );
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return new ApiError("parse_error", "The request body is not valid JSON.", fastifyError.message);
+    case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
+      return new ApiError(
+        "bad_request",
+        "Bad request.",
+        "The Content-Length header does not match the body.",
+      );
+    case "FST_ERR_BAD_URL":
+    case "FST_ERR_ASYNC_CONSTRAINT":
+      return new ApiError("bad_request", "Bad request.", "The request URL is malformed.");
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    return new ApiError("bad_request", "Bad request.", fastifyError.message);
+  }
+  return new ApiError(
+    "internal_error",
+    "Internal error.",
+    "The server failed to complete the request; quote the reference id when reporting it.",
+  );
+}
+
+/**
+ * Failures Node's HTTP parser answers before Fastify routes the request (a header block or URL over the
+ * parser's limit, a malformed request line, a client too slow to send its headers), answered with the
+ * interface's typed body in place of Fastify's own. The interface has no type of its own for these statuses:
+ * they are bad_request (request_entity_too_large speaks of the body and carries its max_bytes).
+ */
+export function clientErrorHandler(
+  this: { log: { trace(object: object, message: string): void } },
+  error: Error & { code?: string },
+  socket: Socket,
+): void {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  let status = 400;
+  let apiError = new ApiError("bad_request", "Bad request.", "The request could not be read as HTTP/1.1.");
+  if (error.code === "HPE_HEADER_OVERFLOW") {
+    status = 431;
+    apiError = new ApiError(
+      "bad_request",
+      "The request headers are too large.",
+      `The request line and headers together must stay under ${maxHeaderSize} bytes; send a shorter URL or fewer headers (large filters go in the POST form of a list).`,
+    );
+  } else if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
+    status = 408;
+    apiError = new ApiError("bad_request", "The request timed out.", "The request was not received in time.");
+  }
+  this.log.trace({ err: error }, "client error");
+  if (socket.writable) {
+    const body = JSON.stringify(apiError.body());
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}

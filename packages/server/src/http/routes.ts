@@ -1,0 +1,140 @@
+// The route the contract gives each operation. Its input (the query of a GET, the
+// JSON body or form of a POST) is validated against the contract, its handler runs (a write in one
+// transaction), and its answer is checked against the contract before it is sent. A known path asked with
+// another method is a 405 that says which methods it answers.
+import { HTTP_METHODS } from "@workapi/spec";
+import type { FastifyRequest } from "fastify";
+import type { Store } from "../store/types.js";
+import { type Authenticated, requireScopes } from "./auth.js";
+import { readForm } from "./body.js";
+import type { Context } from "./context.js";
+import { type Contract, type Operation, requireStorableStrings } from "./contract.js";
+import { ApiError } from "./errors.js";
+import { shared } from "./plugin.js";
+import { readQuery, unflatten } from "./query.js";
+
+export type OperationHandler = (ctx: Context, input: unknown) => Promise<unknown>;
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    operation?: Operation;
+  }
+}
+
+export interface RoutesOptions {
+  contract: Contract;
+  handlers: Record<string, OperationHandler>;
+  store: Store;
+  bodyLimit: number;
+  /** With CORS on, OPTIONS belongs to the preflight and is not refused with 405. */
+  cors: boolean;
+  /** Where answers that break the contract are recorded. */
+  violations: string[];
+}
+
+export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => {
+  const { contract, store } = options;
+  const byPath = new Map<string, Operation[]>();
+  for (const operation of contract.operations) {
+    byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
+  }
+  for (const [path, operations] of byPath) {
+    for (const operation of operations) {
+      const handler = options.handlers[operation.name];
+      if (!handler) throw new Error(`no handler for ${operation.name}`);
+      fastify.route({
+        method: operation.method,
+        url: path,
+        config: { operation },
+        handler: async (request, reply) => {
+          const input = await readInput(request, operation, options.bodyLimit);
+          const auth = request.auth as Authenticated;
+          // A write is one transaction: every row it touches changes, or none does.
+          const output = operation.safe
+            ? await handler(contextFor(store, auth, operation, request), input)
+            : await store.transaction((tx) => handler(contextFor(tx, auth, operation, request), input));
+          const mismatch = operation.checkResponse(operation.successStatus, output);
+          if (mismatch) {
+            options.violations.push(`${operation.operationId} ${operation.successStatus}: ${mismatch}`);
+            throw new Error(`answer of ${operation.operationId} breaks the contract: ${mismatch}`);
+          }
+          return reply.code(operation.successStatus).send(output);
+        },
+      });
+    }
+    const allowed = operations.map((operation) => operation.method);
+    // TRACE is left to the not-found answer, as Fastify routes it nowhere by default.
+    const refused = HTTP_METHODS.map((method) => method.toUpperCase()).filter(
+      (method) =>
+        method !== "TRACE" &&
+        !allowed.includes(method as "GET" | "POST") &&
+        !(options.cors && method === "OPTIONS"),
+    );
+    fastify.route({
+      method: refused,
+      url: path,
+      handler: async (request) => {
+        throw new ApiError(
+          "bad_request",
+          "Method not allowed.",
+          `${path} answers ${allowed.join(" and ")}, not ${request.method}.`,
+        )
+          .withStatus(405)
+          .withHeader("allow", allowed.join(", "));
+      },
+    });
+  }
+});
+
+/** The operation's input, validated: a GET's query or a POST's JSON body (a form is checked by its handler). */
+async function readInput(request: FastifyRequest, operation: Operation, bodyLimit: number): Promise<unknown> {
+  if (operation.method === "GET") {
+    const query = request.url.includes("?") ? request.url.slice(request.url.indexOf("?") + 1) : "";
+    const input = readQuery(query, operation.query);
+    operation.validateInput(input);
+    return unflatten(input as Record<string, unknown>);
+  }
+  if (request.isMultipart() !== operation.form) {
+    throw new ApiError(
+      "invalid_content_type",
+      "The content type is not supported.",
+      operation.form
+        ? `${operation.path} takes a multipart/form-data body; got '${request.headers["content-type"] ?? "no content type"}'.`
+        : `Bodies must be JSON; got '${request.headers["content-type"]}'. Send Content-Type: application/json.`,
+    );
+  }
+  // A form's fields are checked by its handler (the contract's JSON Schema describes JSON bodies).
+  if (operation.form) {
+    const form = await readForm(request, bodyLimit);
+    requireStorableStrings(form, false);
+    return form;
+  }
+  // No body at all is `{}`; a JSON `null` (or any body that is not an object) is refused by the schema.
+  const input = request.body === undefined ? {} : request.body;
+  operation.validateInput(input);
+  return input;
+}
+
+function contextFor(
+  store: Store,
+  auth: Authenticated,
+  operation: Operation,
+  request: FastifyRequest,
+): Context {
+  const typeScopes = (type: string) => operation.scopesByType?.scopes[type] ?? [];
+  return {
+    store,
+    actor: auth.actor,
+    org: auth.org,
+    user: auth.user,
+    token: auth.token,
+    operation,
+    requestId: request.id,
+    // Where this server is reached, as the client addressed it (for answers that hold absolute URLs).
+    baseUrl: `${request.protocol}://${request.host}`,
+    allowsType: (type) => typeScopes(type).some((scope) => auth.token.scopes.includes(scope)),
+    requireType(type, objectIds) {
+      requireScopes(auth.token, typeScopes(type).length > 0 ? typeScopes(type) : ["(none)"], objectIds);
+    },
+  };
+}

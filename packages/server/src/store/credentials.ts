@@ -1,0 +1,83 @@
+// What authenticates a request, read in one query: the token, its organization and its subject, through the
+// unique index on the token's hash. The query is compiled once; only the hash changes per request.
+import type { CompiledQuery, Kysely } from "kysely";
+import { toDevUser, toOrg, toToken } from "./rows.js";
+import type { DB, TokensTable } from "./tables.js";
+import type { Credentials, Org } from "./types.js";
+
+/** A row of the credentials query: the token's columns, then its organization's and its subject's (null when gone). */
+export type CredentialsRow = TokensTable & {
+  org_row_id: string | null;
+  org_number: number | null;
+  org_name: string | null;
+  org_status: string | null;
+  org_created_date: string | null;
+  user_id: string | null;
+  user_number: number | null;
+  user_display_id: string | null;
+  user_email: string | null;
+  user_full_name: string | null;
+  user_display_name: string | null;
+  user_state: string | null;
+  user_created_date: string | null;
+};
+
+/** The credentials query with an empty hash in its one parameter; bind the request's hash when running it. */
+export function compileCredentialsQuery(db: Kysely<DB>): CompiledQuery {
+  return db
+    .selectFrom("tokens")
+    .leftJoin("orgs", "orgs.id", "tokens.org_id")
+    .leftJoin("dev_users", (join) =>
+      join.onRef("dev_users.id", "=", "tokens.subject").onRef("dev_users.org_id", "=", "tokens.org_id"),
+    )
+    .selectAll("tokens")
+    .select([
+      "orgs.id as org_row_id",
+      "orgs.number as org_number",
+      "orgs.name as org_name",
+      "orgs.status as org_status",
+      "orgs.created_date as org_created_date",
+      "dev_users.id as user_id",
+      "dev_users.number as user_number",
+      "dev_users.display_id as user_display_id",
+      "dev_users.email as user_email",
+      "dev_users.full_name as user_full_name",
+      "dev_users.display_name as user_display_name",
+      "dev_users.state as user_state",
+      "dev_users.created_date as user_created_date",
+    ])
+    .where("tokens.hash", "=", "")
+    .compile();
+}
+
+export function toCredentials(row: CredentialsRow): Credentials {
+  return {
+    token: toToken(row),
+    ...(row.org_row_id === null
+      ? {}
+      : {
+          org: toOrg({
+            id: row.org_row_id,
+            number: row.org_number as number,
+            name: row.org_name as string,
+            status: row.org_status as Org["status"],
+            created_date: row.org_created_date as string,
+          }),
+        }),
+    ...(row.user_id === null
+      ? {}
+      : {
+          user: toDevUser({
+            id: row.user_id,
+            org_id: row.org_id,
+            number: row.user_number as number,
+            display_id: row.user_display_id as string,
+            email: row.user_email as string,
+            full_name: row.user_full_name as string,
+            display_name: row.user_display_name as string,
+            state: row.user_state as string,
+            created_date: row.user_created_date as string,
+          }),
+        }),
+  };
+}

@@ -1,0 +1,308 @@
+// Opening the store: SQLite (better-sqlite3, the embedded default, in a data directory or in memory) or
+// PostgreSQL (pg, optionally in its own schema), migrated to the current version, as one SqlStore.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  Kysely,
+  type KyselyConfig,
+  Migrator,
+  PostgresDialect,
+  type QueryResult,
+  SelectQueryNode,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  sql,
+} from "kysely";
+import { type DialectName, migrationProvider } from "./migrations.js";
+import { SqlStore } from "./sql-store.js";
+import type { DB } from "./tables.js";
+import type { Store } from "./types.js";
+
+export interface StoreLogger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export interface OpenStoreOptions {
+  /** `postgres://...`; without it the store is SQLite in `dataDir`. */
+  databaseUrl?: string;
+  /** Directory of `workapi.sqlite` (created when missing), or `:memory:` for a throwaway database. */
+  dataDir?: string;
+  /** PostgreSQL schema to work in (created when missing); every connection's search_path is set to it. */
+  postgresSchema?: string;
+  logger?: StoreLogger;
+  /** Kysely's query log, e.g. `(event) => ...` to see every statement (tests use it). */
+  log?: KyselyConfig["log"];
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
+
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openSqlite(options);
+}
+
+/** Drops a PostgreSQL schema and everything in it (test cleanup). */
+export async function dropPostgresSchema(databaseUrl: string, schema: string): Promise<void> {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid PostgreSQL schema name: ${schema}`);
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+async function openSqlite(options: OpenStoreOptions): Promise<Store> {
+  const { dataDir } = options;
+  if (!dataDir) throw new Error("openStore: dataDir is required when no databaseUrl is given");
+  let file = ":memory:";
+  if (dataDir !== ":memory:") {
+    mkdirSync(dataDir, { recursive: true });
+    file = join(dataDir, "workapi.sqlite");
+  }
+  const sqlite = new Database(file);
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("journal_mode = WAL");
+  // In WAL mode, NORMAL syncs the log at checkpoints rather than at every commit: a committed transaction
+  // survives the process being killed (it is in the WAL file, which the OS holds), and only an OS crash or
+  // power loss can take back the last commits. FULL would fsync every commit and hold the event loop while
+  // it does (better-sqlite3 is synchronous).
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  const writer = withStatementCache(sqlite);
+  const db = new Kysely<DB>({
+    dialect: new ImmediateSqliteDialect({ database: writer }),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  // Kysely's migration lock is a no-op on SQLite (one connection per process), so two processes opening the
+  // same file take SQLite's own write lock instead: the second waits (busy_timeout), then finds nothing
+  // left to do.
+  sqlite.exec("begin immediate");
+  try {
+    await migrate(db, "sqlite", undefined, options.logger);
+    sqlite.exec("commit");
+  } catch (error) {
+    if (sqlite.inTransaction) sqlite.exec("rollback");
+    await db.destroy();
+    throw error;
+  }
+  options.logger?.info(`store: SQLite at ${file}`);
+  // An in-memory database exists only on its one connection.
+  if (file === ":memory:") return new SqlStore(db, "sqlite");
+  // Reads outside a transaction go to a read-only connection of their own: under WAL it sees every committed
+  // transaction, and it need not wait while a write transaction holds the write connection across awaits.
+  const reader = new Database(file, { readonly: true });
+  reader.pragma("busy_timeout = 5000");
+  const split = new Kysely<DB>({
+    dialect: new SplitSqliteDialect(writer, withStatementCache(reader)),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  return new SqlStore(split, "sqlite");
+}
+
+async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Promise<Store> {
+  const schema = options.postgresSchema;
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) {
+    throw new Error(`Invalid PostgreSQL schema name: ${schema}`);
+  }
+  // Loaded only for PostgreSQL: a SQLite server starts without paying for it.
+  const { default: pg } = await import("pg");
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    // A startup parameter, so the search_path is in place before the first query on every connection.
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // An idle connection that dies (database restart, network) must not crash the process; the pool moves on.
+  pool.on("error", (error) => options.logger?.warn(`store: PostgreSQL connection error: ${error.message}`));
+  const db = new Kysely<DB>({
+    dialect: new PostgresDialect({ pool }),
+    ...(options.log ? { log: options.log } : {}),
+  });
+  try {
+    if (schema) await createSchema(db, schema);
+    const current = await sql<{ name: string }>`select current_schema() as name`.execute(db);
+    const name = current.rows[0]?.name;
+    if (!name) throw new Error("PostgreSQL: no current schema (check search_path)");
+    // The migrator looks its tables up across all schemas unless told which one is ours.
+    await migrate(db, "postgres", name, options.logger);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  options.logger?.info(`store: PostgreSQL${schema ? `, schema ${schema}` : ""}`);
+  return new SqlStore(db, "postgres");
+}
+
+async function createSchema(db: Kysely<DB>, schema: string): Promise<void> {
+  try {
+    await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+  } catch (error) {
+    // Two processes creating it at once: "if not exists" can still fail in the loser; fine if it now exists.
+    const found = await sql`select 1 from pg_namespace where nspname = ${schema}`.execute(db);
+    if (found.rows.length === 0) throw error;
+  }
+}
+
+export async function migrate(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  schema: string | undefined,
+  logger: StoreLogger | undefined,
+): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider(dialect),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  for (const result of results ?? []) {
+    if (result.status === "Success") logger?.info(`store: applied migration ${result.migrationName}`);
+    else if (result.status === "Error") logger?.warn(`store: migration ${result.migrationName} failed`);
+  }
+  if (error) throw error;
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running most of ours. Statements are reusable
+ * in better-sqlite3, and the single connection runs one query at a time, so they are kept by SQL text (the
+ * query shapes are few; the cache is bounded all the same).
+ */
+function withStatementCache(database: Database.Database, size = 500) {
+  const statements = new Map<string, Database.Statement>();
+  return {
+    close: () => database.close(),
+    prepare(text: string) {
+      let statement = statements.get(text);
+      if (!statement) {
+        if (statements.size >= size) statements.delete(statements.keys().next().value as string);
+        statement = database.prepare(text);
+        statements.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
+/**
+ * SQLite transactions start with BEGIN IMMEDIATE: the write lock is taken up front, so a transaction that
+ * reads and then writes never fails halfway because another process wrote in between (it waits instead).
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+type CachedDatabase = ReturnType<typeof withStatementCache>;
+
+function runOn(database: CachedDatabase, query: CompiledQuery): QueryResult<unknown> {
+  const statement = database.prepare(query.sql);
+  if (statement.reader) return { rows: statement.all(query.parameters as unknown[]) };
+  const { changes, lastInsertRowid } = statement.run(query.parameters as unknown[]);
+  return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+}
+
+/**
+ * One write connection and one read-only connection to the same SQLite file. A transaction holds the write
+ * connection (BEGIN IMMEDIATE) until it ends, and reads its own writes there; a write outside a transaction
+ * waits its turn for it; a SELECT outside a transaction runs at once on the read connection. Kysely's own
+ * SQLite driver serializes every query on one connection, so reads queued behind every open transaction.
+ */
+class SplitSqliteDriver implements Driver {
+  #mutex: Promise<void> | undefined;
+  #release: (() => void) | undefined;
+  constructor(
+    private readonly writer: CachedDatabase,
+    private readonly reader: CachedDatabase,
+  ) {}
+  async init(): Promise<void> {}
+  async #lock(): Promise<void> {
+    while (this.#mutex) await this.#mutex;
+    this.#mutex = new Promise((resolve) => {
+      this.#release = resolve;
+    });
+  }
+  #unlock(): void {
+    const release = this.#release;
+    this.#mutex = undefined;
+    this.#release = undefined;
+    release?.();
+  }
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new SplitConnection(this);
+  }
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    const split = connection as SplitConnection;
+    await this.#lock();
+    split.holdsWriter = true;
+    this.writer.prepare("begin immediate").run();
+  }
+  async commitTransaction(): Promise<void> {
+    this.writer.prepare("commit").run();
+  }
+  async rollbackTransaction(): Promise<void> {
+    this.writer.prepare("rollback").run();
+  }
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    const split = connection as SplitConnection;
+    if (split.holdsWriter) {
+      split.holdsWriter = false;
+      this.#unlock();
+    }
+  }
+  async destroy(): Promise<void> {
+    this.reader.close();
+    this.writer.close();
+  }
+  async execute(connection: SplitConnection, query: CompiledQuery): Promise<QueryResult<unknown>> {
+    if (connection.holdsWriter) return runOn(this.writer, query);
+    if (SelectQueryNode.is(query.query)) return runOn(this.reader, query);
+    await this.#lock();
+    try {
+      return runOn(this.writer, query);
+    } finally {
+      this.#unlock();
+    }
+  }
+}
+
+class SplitConnection implements DatabaseConnection {
+  holdsWriter = false;
+  constructor(private readonly driver: SplitSqliteDriver) {}
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return this.driver.execute(this, query) as Promise<QueryResult<R>>;
+  }
+  // biome-ignore lint/correctness/useYield: the store reads whole results; streaming is not offered.
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error("streaming is not supported by the SQLite store");
+  }
+}
+
+class SplitSqliteDialect extends SqliteDialect {
+  readonly #driver: SplitSqliteDriver;
+  constructor(writer: CachedDatabase, reader: CachedDatabase) {
+    super({ database: writer });
+    this.#driver = new SplitSqliteDriver(writer, reader);
+  }
+  override createDriver(): Driver {
+    return this.#driver;
+  }
+}

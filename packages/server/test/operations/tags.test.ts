@@ -1,0 +1,53 @@
+// tags.create through real HTTP: shapes, uniqueness (409) and scopes.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { databases, startTestServer, type TestServer } from "../harness.js";
+
+describe.each(databases)("tags on %s", (database) => {
+  let server: TestServer;
+
+  const post = (path: string, body: unknown, token?: string) =>
+    server.call("POST", path, { body, ...(token ? { token } : {}) });
+
+  beforeAll(async () => {
+    server = await startTestServer(database);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  describe("tags.create", () => {
+    it("creates a tag, and refuses a second one with the same name with 409", async () => {
+      const res = await post("/tags.create", {
+        name: "priority",
+        description: "How urgent it is.",
+        allowed_values: ["low", "high"],
+        style_new: { color: "#d9534f" },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.tag).toMatchObject({
+        name: "priority",
+        description: "How urgent it is.",
+        allowed_values: ["low", "high"],
+        style_new: { color: "#d9534f" },
+      });
+      expect(res.body.tag.display_id).toMatch(/^TAG-\d+$/);
+      const plain = await post("/tags.create", { name: "plain" });
+      expect(plain.body.tag.allowed_values).toEqual([]);
+      const again = await post("/tags.create", { name: "priority" });
+      expect(again.status).toBe(409);
+      expect(again.body.type).toBe("conflict");
+      const listed = await server.call("GET", "/tags.list?name=priority");
+      expect(listed.body.tags).toHaveLength(1);
+    });
+
+    it("validates the body and needs tag:write or tag:all", async () => {
+      expect((await post("/tags.create", { name: "" })).status).toBe(400);
+      expect((await post("/tags.create", { name: "dup", allowed_values: ["a", "a"] })).status).toBe(400);
+      expect((await post("/tags.create", { name: "t1" }, await server.token(["tag:write"]))).status).toBe(
+        201,
+      );
+      expect((await post("/tags.create", { name: "t2" }, await server.token(["tag:all"]))).status).toBe(201);
+      expect((await post("/tags.create", { name: "t3" }, await server.token(["tag:read"]))).status).toBe(403);
+    });
+  });
+});

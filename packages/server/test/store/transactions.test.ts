@@ -1,0 +1,123 @@
+// The store's transactions, concurrent writers and persistence across reopening, on every database; and
+// two processes migrating a new PostgreSQL schema at once.
+import { describe, expect, it } from "vitest";
+import { dropPostgresSchema, openStore } from "../../src/store/open.js";
+import type { Store, StoredRecord } from "../../src/store/types.js";
+import { DATABASE_URL, describeStores, randomSchema } from "./suite.js";
+
+describeStores("store transactions", (env) => {
+  const { newActor, work, expectStoreError } = env;
+
+  describe("transactions", () => {
+    it("rolls everything back when the function throws", async () => {
+      const actor = await newActor();
+      let inside: StoredRecord | undefined;
+      const failed = env.store.transaction(async (tx) => {
+        inside = await tx.createRecord(actor, { kind: "work", idType: "issue", prefix: "ISS", data: {} });
+        // The transaction sees its own writes, also through a nested transaction.
+        await tx.transaction(async (nested) => {
+          expect(await nested.getRecord(actor.orgId, ["work"], inside?.id ?? "")).toBeDefined();
+          await nested.createOrg("Doomed");
+        });
+        throw new Error("boom");
+      });
+      await expect(failed).rejects.toThrow("boom");
+      expect(inside).toBeDefined();
+      expect(await env.store.getRecord(actor.orgId, ["work"], inside?.id ?? "")).toBeUndefined();
+      expect(await env.store.countRecords(actor.orgId, "work")).toBe(0);
+      expect((await env.store.listOrgs()).some((o) => o.name === "Doomed")).toBe(false);
+      // The number it used is free again.
+      expect((await work(actor, {})).display_id).toBe("ISS-1");
+    });
+
+    it("commits when the function returns", async () => {
+      const actor = await newActor();
+      const ids = await env.store.transaction(async (tx) => {
+        const a = await tx.createRecord(actor, { kind: "work", idType: "issue", prefix: "ISS", data: {} });
+        const b = await tx.updateRecord(actor, "work", a.id, (c) => ({ data: { ...c.data, done: true } }));
+        return [a.id, b.object_version];
+      });
+      const stored = await env.store.getRecord(actor.orgId, ["work"], String(ids[0]));
+      expect(stored?.object_version).toBe(2);
+      expect(stored?.data).toMatchObject({ done: true });
+    });
+  });
+
+  describe("concurrency", () => {
+    it("bumps object_version once per concurrent update, losing none", async () => {
+      const actor = await newActor();
+      const record = await work(actor, { title: "counter", n: 0 });
+      const bump = (s: Store) =>
+        s.updateRecord<{ n: number }>(actor, "work", record.id, (c) => ({
+          data: { ...c.data, n: c.data.n + 1 },
+        }));
+      // A second store is a second process: only PostgreSQL lets two work at once inside one process.
+      const second = env.target.multiConnection ? await openStore(env.target.options) : undefined;
+      try {
+        const stores = second ? [env.store, second] : [env.store];
+        const results = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => bump(stores[i % stores.length] as Store)),
+        );
+        const versions = results.map((r) => r.object_version).sort((a, b) => a - b);
+        expect(versions).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
+        const final = await env.store.getRecord<{ n: number }>(actor.orgId, ["work"], record.id);
+        expect(final?.object_version).toBe(21);
+        expect(final?.data.n).toBe(20);
+
+        // Counters hand out each number once, also under concurrent creates.
+        const made = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            (stores[i % stores.length] as Store).createRecord(actor, {
+              kind: "work",
+              idType: "task",
+              prefix: "TASK",
+              data: {},
+            }),
+          ),
+        );
+        const numbers = made.map((r) => Number(r.display_id.slice("TASK-".length))).sort((a, b) => a - b);
+        expect(numbers).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      } finally {
+        await second?.close();
+      }
+    });
+  });
+
+  describe("persistence", () => {
+    it("keeps the data when closed and reopened, without running the migrations again", async () => {
+      if (!env.target.reopenable) return; // an in-memory database ends with its env.store
+      const actor = await newActor("Durable");
+      const record = await work(actor, { title: "kept" }, { external_ref: "keep-1" });
+      await env.store.close();
+      env.messages.length = 0;
+      env.store = await openStore(env.options());
+      expect(env.messages.filter((m) => m.includes("migration"))).toEqual([]);
+      expect(await env.store.getOrg(actor.orgId)).toEqual(actor.org);
+      expect(await env.store.getRecord(actor.orgId, ["work"], record.id)).toEqual(record);
+      expect((await work(actor, { title: "next" })).display_id).toBe("ISS-2");
+      await expectStoreError(
+        work(actor, { title: "dup" }, { external_ref: "keep-1" }),
+        "conflict",
+        "external_ref",
+      );
+    });
+  });
+});
+
+describe.skipIf(!DATABASE_URL)("store opening on PostgreSQL", () => {
+  it("lets two processes open (and migrate) a new schema at the same time", async () => {
+    const databaseUrl = DATABASE_URL as string;
+    const schema = randomSchema();
+    try {
+      const [a, b] = await Promise.all([
+        openStore({ databaseUrl, postgresSchema: schema }),
+        openStore({ databaseUrl, postgresSchema: schema }),
+      ]);
+      const org = await a.createOrg("Shared");
+      expect(await b.getOrg(org.id)).toEqual(org);
+      await Promise.all([a.close(), b.close()]);
+    } finally {
+      await dropPostgresSchema(databaseUrl, schema);
+    }
+  });
+});
