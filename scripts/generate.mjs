@@ -11,6 +11,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import { stringify as toYaml } from "yaml";
+import { addCodeSamples } from "./code-samples.mjs";
+import { docsCodeSamples, docsDocument, offlineHtml } from "./docs-page.mjs";
 import { generators } from "./generators.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -35,6 +37,8 @@ async function produce(work) {
   const bundled = join(work, "bundle.json");
   run(redocly, ["bundle", "spec/openapi.yaml", "--ext", "json", "-o", bundled]);
   const doc = { "x-generated": NOTICE, ...JSON.parse(readFileSync(bundled, "utf8")) };
+  // Samples are part of the published contract (any OpenAPI tool shows x-codeSamples).
+  const variables = addCodeSamples(doc);
   const files = {};
   files["packages/spec/openapi.json"] = `${JSON.stringify(doc, null, 2)}\n`;
   files["packages/spec/openapi.yaml"] =
@@ -50,19 +54,25 @@ async function produce(work) {
   files["packages/types/src/schema.d.ts"] = `// ${NOTICE}\n${astToString(ast)}`;
 
   const docsIn = join(work, "openapi.json");
-  writeFileSync(docsIn, files["packages/spec/openapi.json"]);
+  // The page is built from a reader's copy: one scope line per operation, the samples' variables, a changelog.
+  writeFileSync(docsIn, JSON.stringify(docsDocument(doc, { root, variables }), null, 2));
   const html = join(work, "index.html");
+  // The page's options go in a JSON file (--openapi takes one): the sample panel's languages are a list,
+  // which dot notation on the command line cannot give.
+  const docsOptions = join(work, "redoc-options.json");
+  writeFileSync(docsOptions, JSON.stringify({ disableTelemetry: true, codeSamples: docsCodeSamples }));
   run(redocly, [
     "build-docs",
     docsIn,
+    "--openapi",
+    docsOptions,
     "--inlineBundle",
     "--title",
     "workapi reference",
-    "--openapi.disableTelemetry=true",
     "-o",
     html,
   ]);
-  files["packages/docs/index.html"] = `<!-- ${NOTICE} -->\n${readFileSync(html, "utf8")}`;
+  files["packages/docs/index.html"] = `<!-- ${NOTICE} -->\n${offlineHtml(readFileSync(html, "utf8"))}`;
 
   for (const generate of generators) Object.assign(files, await generate(doc));
   return files;

@@ -8,7 +8,10 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
-    testTimeout: 20_000,
+    // Sized for a small busy machine (2 cores, other suites running): starting a reference server or
+    // Chromium in a hook can take tens of seconds there.
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
     typecheck: { enabled: true, include: ["test/**/*.test-d.ts"], tsconfig: "./tsconfig.json" },
   },
 });

@@ -4,6 +4,7 @@ import createFetchClient, { type Client, type ClientOptions as FetchClientOption
 import { ApiError } from "./errors.js";
 import {
   type Facade,
+  facadeSegments,
   formOperations,
   type OperationIds,
   paginatedOperations,
@@ -135,12 +136,10 @@ export function createClient<const O extends ClientOptions>(
     return follow(page, shape, params, pageOptions);
   };
 
-  // The facade: each name's segments, camelCased, are its path (`stages.custom.get`, `orgSchedules.list`).
+  // The facade: each name's segments, spelled as the generator gives them (`stages.custom.get`, `orgSchedules.list`).
   const client: Record<string, unknown> = { use: raw.use, eject: raw.eject, request, paginate };
   for (const name of [...safeOperations, ...writeOperations]) {
-    const keys = name
-      .split(".")
-      .map((key) => key.replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase()));
+    const keys = name.split(".").map((segment) => facadeSegments[segment] ?? segment);
     const last = keys.pop() as string;
     let node = client;
     for (const key of keys) {

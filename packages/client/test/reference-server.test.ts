@@ -245,7 +245,7 @@ for (const database of databases) {
         const { data: files } = await api.artifacts.list({ parent_id: work.id });
         expect(files.artifacts.map((file) => file.id)).toEqual([artifact]);
         const { data: file } = await api.artifacts.get({ id: artifact });
-        expect(file.version.version).toBe("1");
+        expect(file.version?.version).toBe("1");
         expect(file.artifact.file?.name).toBe("trace.txt");
       });
 

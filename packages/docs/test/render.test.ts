@@ -30,11 +30,9 @@ describe.skipIf(!hasChromium)("the docs page in headless Chromium", () => {
     const context = await browser.newContext({ offline: true });
     const page = await context.newPage();
     const external: string[] = [];
-    // Everything the page needs to work is inline: no script, style, font or data request may leave it.
-    // (Only the attribution logo is an external image, and the page hides it when it cannot load.)
+    // Everything the page needs is inline: no script, style, font, image or data request may leave it.
     page.on("request", (request) => {
-      const local = /^(file|data|blob):/.test(request.url());
-      if (!local && request.resourceType() !== "image")
+      if (!/^(file|data|blob):/.test(request.url()))
         external.push(`${request.resourceType()} ${request.url()}`);
     });
     const errors: string[] = [];

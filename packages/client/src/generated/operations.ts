@@ -141,6 +141,19 @@ export const formOperations: readonly string[] = [
   "artifacts.upload",
 ];
 
+/** The name segments the facade spells otherwise, camelCased (`org-schedules` -> `orgSchedules`); every other segment is its own key. */
+export const facadeSegments: Readonly<Record<string, string>> = {
+  "auth-tokens": "authTokens",
+  "code-changes": "codeChanges",
+  "custom-objects": "customObjects",
+  "dev-users": "devUsers",
+  "org-schedule-fragments": "orgScheduleFragments",
+  "org-schedules": "orgSchedules",
+  "rev-orgs": "revOrgs",
+  "stage-diagrams": "stageDiagrams",
+  "timeline-entries": "timelineEntries",
+};
+
 /** The paginated operations (x-pagination): the array of entries in an answer and its cursor fields. */
 export const paginatedOperations = {
   "accounts.list": { items: "accounts", next: "next_cursor", prev: "prev_cursor" },

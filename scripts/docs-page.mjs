@@ -1,0 +1,220 @@
+// The copy of the bundled contract the docs page is built from (scripts/generate.mjs feeds it to Redocly's
+// build-docs). The published bundle keeps its security requirements as they are, machine-readable for the
+// types and the client; this copy only changes what a reader sees:
+//
+// - each operation's scopes as one line ("Scopes: `tag:read`, `tag:write` or `tag:all`") at the top of its
+//   description, derived from its security requirement or, where the scopes depend on a record's type, from
+//   its `x-scopes-by-type`, instead of one rendered "bearer (Required scopes ...) or" line per alternative;
+// - an introduction to the code samples' variables;
+// - a changelog: the released versions from packages/*/CHANGELOG.md and the pending changesets.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseYaml } from "yaml";
+// Imported by path: the repository root does not depend on the workspace packages.
+import { HTTP_METHODS } from "../packages/spec/index.js";
+
+/** `a`, `a or b`, `a, b or c`. */
+function alternatives(items) {
+  return items.length <= 1 ? items.join("") : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
+}
+
+const code = (scope) => `\`${scope}\``;
+
+/** The scopes an operation's security requirement lets a token call it with, as one line. */
+export function scopeLine(operation, where) {
+  const security = operation.security;
+  if (!Array.isArray(security)) return undefined;
+  if (security.length === 0 || security.some((requirement) => Object.keys(requirement).length === 0)) {
+    return "No token needed.";
+  }
+  const options = security.map((requirement) => Object.values(requirement).flat());
+  const byType = operation["x-scopes-by-type"];
+  if (byType) {
+    // The line by type must say the same as the requirement: the same scopes, no more, no fewer.
+    const listed = new Set(Object.values(byType.scopes ?? {}).flat());
+    const required = new Set(options.flat());
+    const same = listed.size === required.size && [...listed].every((scope) => required.has(scope));
+    if (!same || options.some((option) => option.length !== 1)) {
+      throw new Error(`${where}: x-scopes-by-type and the security requirement list different scopes`);
+    }
+    return scopesByType(operation, byType);
+  }
+  if (options.some((option) => option.length === 0)) return "Any valid token.";
+  return `Scopes: ${alternatives(options.map((option) => option.map(code).join(" and ")))}`;
+}
+
+function scopesByType(operation, byType) {
+  const resource = operation["x-interface-name"].split(".")[0].replace(/s$/, "");
+  const noun = byType.source === "parent" ? "the type of the record it belongs to" : `${resource} type`;
+  const entries = Object.entries(byType.scopes);
+  // Most operations follow one pattern for every type (`<type>:read`, `<type>:write`...): say it once.
+  const pattern = (type, scopes) => scopes.map((scope) => scope.replace(`${type}:`, "<type>:")).join("\n");
+  const [firstType, firstScopes] = entries[0];
+  const shared = pattern(firstType, firstScopes);
+  if (
+    entries.every(
+      ([type, scopes]) => pattern(type, scopes) === shared && scopes.every((s) => s.startsWith(`${type}:`)),
+    )
+  ) {
+    const types = alternatives(entries.map(([type]) => code(type)));
+    return `Scopes by ${noun}: ${alternatives(shared.split("\n").map(code))}, where \`<type>\` is ${types}`;
+  }
+  return `Scopes by ${noun}: ${entries.map(([type, scopes]) => `${code(type)}: ${alternatives(scopes.map(code))}`).join("; ")}`;
+}
+
+/**
+ * The released versions, newest first, each with its changes: { summary, packages }. A change to several
+ * packages of the fixed group appears in each one's CHANGELOG.md; it is listed once, naming them all.
+ */
+function releases(root) {
+  const versions = new Map();
+  const packages = join(root, "packages");
+  for (const dir of readdirSync(packages).sort()) {
+    const file = join(packages, dir, "CHANGELOG.md");
+    if (!existsSync(file)) continue;
+    const text = readFileSync(file, "utf8");
+    const name = /^# (\S+)/m.exec(text)?.[1] ?? dir;
+    // changesets writes `## <version>`, then `### Major|Minor|Patch Changes`, then `- <summary>` items whose
+    // further lines are indented by two spaces.
+    const found = [];
+    let version;
+    for (const line of text.split("\n")) {
+      const heading = /^## (\S+)/.exec(line);
+      if (heading) version = heading[1];
+      else if (version && /^- /.test(line))
+        found.push({ version, lines: [line.slice(2).replace(/^[0-9a-f]{7,40}: /, "")] });
+      else if (version && found.length > 0 && /^ {2}\S/.test(line)) found.at(-1).lines.push(line);
+    }
+    for (const { version: at, lines } of found) {
+      const summary = lines.join("\n");
+      if (/^Updated dependencies/.test(summary)) continue;
+      if (!versions.has(at)) versions.set(at, new Map());
+      const changes = versions.get(at);
+      changes.set(summary, [...(changes.get(summary) ?? []), name]);
+    }
+  }
+  const numeric = (version) => version.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
+  return [...versions.entries()]
+    .sort(([a], [b]) => {
+      const [x, y] = [numeric(a), numeric(b)];
+      for (let i = 0; i < Math.max(x.length, y.length); i++)
+        if ((x[i] ?? 0) !== (y[i] ?? 0)) return (y[i] ?? 0) - (x[i] ?? 0);
+      return 0;
+    })
+    .map(([version, changes]) => [
+      version,
+      [...changes.entries()].map(([summary, names]) => ({ summary, packages: names })),
+    ]);
+}
+
+/** The changesets not yet released, in file-name order: { name, packages, summary }. */
+function pendingChangesets(root) {
+  const dir = join(root, ".changeset");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".md") && name !== "README.md")
+    .sort()
+    .map((name) => {
+      const text = readFileSync(join(dir, name), "utf8");
+      const match = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(text);
+      if (!match) throw new Error(`.changeset/${name} has no front matter`);
+      const bumps = parseYaml(match[1]) ?? {};
+      const packages = Object.entries(bumps).map(([pkg, bump]) => `${pkg} (${bump})`);
+      return { name, packages, summary: match[2].trim() };
+    });
+}
+
+/** Headings inside a summary become bold lines, so that they do not enter the page's table of contents. */
+const demote = (markdown) => markdown.replace(/^#{1,6} +(.*)$/gm, "**$1**");
+
+export function changelog(root) {
+  const lines = ["## Changelog", ""];
+  lines.push(
+    "What changed in the contract and its packages, release by release. All `@workapi/*` packages version together.",
+    "",
+    "### Released versions",
+    "",
+  );
+  const released = releases(root);
+  if (released.length === 0) lines.push("None yet: no version has been released.", "");
+  for (const [version, changes] of released) {
+    lines.push(`#### ${version}`, "");
+    for (const change of changes)
+      lines.push(`- **${change.packages.join(", ")}**: ${demote(change.summary)}`);
+    lines.push("");
+  }
+  lines.push("### Unreleased", "", "The changes the next release will carry.", "");
+  const pending = pendingChangesets(root);
+  if (pending.length === 0) lines.push("None.", "");
+  for (const change of pending) {
+    const summary = demote(change.summary).replace(/\n/g, "\n  ");
+    lines.push(`- **${change.packages.join(", ")}**: ${summary}`, "");
+  }
+  return lines.join("\n");
+}
+
+function samplesIntro(variables) {
+  return [
+    "## Code samples",
+    "",
+    "Every operation shows a `curl` command and a TypeScript call with `@workapi/client`. The curl commands",
+    "run as shown once these shell variables are set; the record ids in them are variables too, because an",
+    "example id names no record on your server (a sample that names two records of one kind calls the second",
+    "`$<NAME>_2`):",
+    "",
+    "| variable | what it holds |",
+    "|---|---|",
+    ...variables.map(({ name, meaning }) => `| \`${name}\` | ${meaning} |`),
+    "",
+  ].join("\n");
+}
+
+/**
+ * The languages the page's sample panel offers, in this order: the page shows a sample only in a language
+ * listed here (by its label), and Redoc's default list has no TypeScript.
+ */
+export const docsCodeSamples = {
+  languages: [{ lang: "curl" }, { lang: "TypeScript", label: "TypeScript" }, { lang: "Payload" }],
+};
+
+/** The document the docs page is built from: a copy of the bundle `doc` with the changes listed above. */
+export function docsDocument(doc, { root, variables }) {
+  const copy = structuredClone(doc);
+  copy.info.description = [copy.info.description.trimEnd(), samplesIntro(variables), changelog(root)].join(
+    "\n\n",
+  );
+  for (const [path, item] of Object.entries(copy.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const operation = item?.[method];
+      if (!operation) continue;
+      const line = scopeLine(operation, `${method.toUpperCase()} ${path} (${operation.operationId})`);
+      if (line === undefined) continue;
+      operation.description = `${line}\n\n${operation.description ?? ""}`.trimEnd();
+      // The document-wide requirement (a bearer token) still shows; the scopes are in the line above.
+      if (operation.security.length > 0) delete operation.security;
+    }
+  }
+  return copy;
+}
+
+// Redoc's attribution logo is the one thing the built page fetches from elsewhere (cdn.redoc.ly); no build
+// option turns it off, so the built page gets an inline image in its place and keeps working offline.
+const ATTRIBUTION_LOGOS = [
+  "https://cdn.redoc.ly/redoc/logo-mini-full.svg",
+  "https://cdn.redoc.ly/redoc/logo-mini.svg",
+];
+const INLINE_LOGO = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="16" viewBox="0 0 64 16">' +
+    '<text x="0" y="12" font-family="sans-serif" font-size="12" fill="#888">Redocly</text></svg>',
+)}`;
+
+/** The page Redocly built, with nothing left that loads from another origin. */
+export function offlineHtml(html) {
+  let page = html;
+  for (const url of ATTRIBUTION_LOGOS) {
+    if (!page.includes(url))
+      throw new Error(`the built docs no longer reference ${url}: check what they load`);
+    page = page.replaceAll(url, INLINE_LOGO);
+  }
+  return page;
+}
