@@ -3,7 +3,7 @@
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { loadSpec } from "../index.js";
+import { loadSpec, resolveRef } from "../index.js";
 
 const spec = loadSpec();
 const componentsDir = fileURLToPath(new URL("../../../spec/components/", import.meta.url));
@@ -70,7 +70,7 @@ describe.each(operations)("%s", (_where, operation) => {
   });
 
   it("documents the errors every operation can produce", () => {
-    for (const status of ["400", "401", "403", "429", "500", "503"]) {
+    for (const status of ["400", "401", "403", "415", "429", "431", "500", "503"]) {
       expect(operation.responses[status], status).toBeDefined();
     }
     if (operation["x-error-types"]?.includes("not_found")) expect(operation.responses["404"]).toBeDefined();
@@ -89,6 +89,32 @@ describe.each(operations)("%s", (_where, operation) => {
       const declared = new Set(operation.security?.flatMap((requirement) => requirement.bearer ?? []));
       expect([...union].sort()).toEqual([...declared].sort());
     }
+  });
+
+  it("bounds every array a read takes (list filters, sort keys) with maxItems", () => {
+    if (!operation["x-safe"]) return;
+    const unbounded: string[] = [];
+    const schemas: Array<[string, unknown]> = [];
+    for (const parameter of operation.parameters ?? []) {
+      const resolved = resolveRef(spec, parameter) as { name: string; schema?: unknown };
+      schemas.push([resolved.name, resolved.schema]);
+    }
+    const body = operation.requestBody?.content["application/json"]?.schema;
+    if (body) schemas.push(["body", body]);
+    const seen = new Set<unknown>();
+    while (schemas.length > 0) {
+      const [where, raw] = schemas.pop() as [string, unknown];
+      const schema = resolveRef(spec, raw) as Record<string, unknown> | undefined;
+      if (!schema || typeof schema !== "object" || seen.has(schema)) continue;
+      seen.add(schema);
+      if ([schema.type].flat().includes("array") && typeof schema.maxItems !== "number") unbounded.push(where);
+      for (const [name, property] of Object.entries((schema.properties ?? {}) as object))
+        schemas.push([`${where}.${name}`, property]);
+      for (const key of ["allOf", "anyOf", "oneOf"])
+        for (const part of (schema[key] ?? []) as unknown[]) schemas.push([where, part]);
+      if (schema.items) schemas.push([`${where}[]`, schema.items]);
+    }
+    expect(unbounded).toEqual([]);
   });
 
   it("takes and answers cursors when it paginates", () => {

@@ -29,9 +29,7 @@ export const errorHandling = shared<ErrorHandlerOptions>(async (fastify, options
     } else if (apiError.status >= 500) {
       request.log.warn({ err: error }, apiError.message);
     }
-    // A content encoding is HTTP's concern, answered alike for every operation (as 405 and 431 are), so
-    // the operations' declared answers do not list its 415.
-    if (operation && options.validateResponses && apiError.status !== 415) {
+    if (operation && options.validateResponses) {
       const mismatch = operation.checkResponse(apiError.status, apiError.body());
       if (mismatch) {
         options.violations.push(`${operation.operationId} ${apiError.status}: ${mismatch}`);

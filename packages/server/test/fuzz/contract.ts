@@ -116,30 +116,10 @@ export interface Answer {
 }
 
 /** What is wrong with an answer per the contract, or undefined when it conforms. */
-/** Statuses the HTTP layer answers for every operation alike (see packages/server/README.md). */
-const HTTP_LEVEL_STATUSES = new Set([431]);
-
-/** The interface's error model: a JSON object with string `type`, `message` and `detail`. */
-function isErrorBody(answer: Answer): boolean {
-  const body = answer.body as { type?: unknown; message?: unknown; detail?: unknown } | undefined;
-  return (
-    answer.contentType.startsWith("application/json") &&
-    typeof body?.type === "string" &&
-    typeof body.message === "string" &&
-    typeof body.detail === "string"
-  );
-}
-
 export function nonConformance(operation: Operation, answer: Answer): string | undefined {
   if (answer.status >= 500) return `answered ${answer.status} (a server error): ${answer.text.slice(0, 300)}`;
   const declared = operation.responses.get(answer.status);
-  if (!declared) {
-    // What HTTP itself refuses before an operation is chosen (a request head over the server's limit: 431) is
-    // answered alike for every operation, so no operation declares it; it must still be the typed error body.
-    if (HTTP_LEVEL_STATUSES.has(answer.status))
-      return isErrorBody(answer) ? undefined : `answered ${answer.status} without the typed error body`;
-    return `answered ${answer.status}, which ${operation.name} does not declare`;
-  }
+  if (!declared) return `answered ${answer.status}, which ${operation.name} does not declare`;
   if (declared.contentTypes.length === 0) {
     return answer.text === "" ? undefined : `answered a body where ${answer.status} declares none`;
   }
