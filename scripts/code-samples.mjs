@@ -300,7 +300,7 @@ export function addCodeSamples(doc) {
   for (const { path, method, operation } of all) {
     const where = `${method.toUpperCase()} ${path} (${operation.operationId})`;
     if (!operation["x-interface-name"]) throw new Error(`${where} has no x-interface-name`);
-    // The client calls the POST form of every operation; a GET sample shows the same call.
+    // The client's method takes the POST form's fields (it sends flat reads as GET); a GET sample shows the same call.
     const twin = all.find(
       (other) =>
         other.method === "post" && other.operation["x-interface-name"] === operation["x-interface-name"],

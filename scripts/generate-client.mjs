@@ -4,8 +4,11 @@
 //
 // The facade has one method per x-interface-name, at the path of its camelCased segments
 // (`observability.sessions.data.get` is `api.observability.sessions.data.get`, `org-schedules.list` is
-// `api.orgSchedules.list`). Every method POSTs to `/<name>`: a read uses its POST twin, which takes the same
-// fields. The generator fails, naming the operation, when the contract breaks what the client relies on.
+// `api.orgSchedules.list`). A method POSTs to `/<name>`, except that a read (x-safe) whose fields are all flat
+// is sent as GET with them in the query: a GET skips the body's parsing on the server and can be cached. So every
+// read must have a GET twin that takes each flat field of its POST form as a query parameter of the same name
+// and type (checked here); both twins answer alike, so the facade's types are the POST form's. The generator
+// fails, naming the operation, when the contract breaks what the client relies on.
 
 import { camelCase, HTTP_METHODS, resolveRef } from "../packages/spec/index.js";
 
@@ -45,6 +48,39 @@ function formFiles(doc, operation) {
     .sort();
 }
 
+/** A schema's JSON type(s), as one comparable string. */
+const typeOf = (doc, schema) => [resolveRef(doc, schema)?.type ?? "any"].flat().sort().join("|");
+
+const SCALARS = ["string", "integer", "number", "boolean"];
+
+/**
+ * Checks that a read's GET twin takes, as a query parameter of the same name and type, every flat field of its
+ * POST form (a scalar, or a list of scalars, which the client sends comma-separated): the client sends a call
+ * whose fields are all flat as that GET. Throws, naming the field, otherwise.
+ */
+function checkQueryTwin(doc, name, get, post) {
+  const body = resolveRef(doc, resolveRef(doc, post.requestBody)?.content?.["application/json"]?.schema);
+  const parameters = (get.parameters ?? []).map((entry) => resolveRef(doc, entry));
+  for (const [field, property] of Object.entries(body?.properties ?? {})) {
+    const type = typeOf(doc, property);
+    const isList = type === "array";
+    const items = isList ? typeOf(doc, resolveRef(doc, property).items) : undefined;
+    if (!SCALARS.includes(isList ? items : type)) continue;
+    const parameter = parameters.find((entry) => entry.in === "query" && entry.name === field);
+    const schema = resolveRef(doc, parameter?.schema);
+    const fits =
+      parameter &&
+      typeOf(doc, schema) === type &&
+      (!isList ||
+        (parameter.style === "form" && parameter.explode === false && typeOf(doc, schema.items) === items));
+    if (!fits) {
+      throw new Error(
+        `GET /${name}: the client sends ${name}'s flat fields as GET, but ${field} is not a query parameter of type ${isList ? `${items}[] (form, comma-separated)` : type}`,
+      );
+    }
+  }
+}
+
 /**
  * Reads the operations of the bundled document into the tables the client needs. Throws, naming the
  * operation, when the contract breaks an assumption the client relies on.
@@ -52,6 +88,7 @@ function formFiles(doc, operation) {
 export function clientTables(doc) {
   const named = new Map();
   const safety = new Map();
+  const queries = new Map();
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of HTTP_METHODS) {
       const operation = item?.[method];
@@ -68,6 +105,10 @@ export function clientTables(doc) {
         throw new Error(`${where}: the GET and POST forms of ${name} disagree on x-safe`);
       }
       safety.set(name, isSafe);
+      if (method === "get") {
+        queries.set(name, operation);
+        continue;
+      }
       if (method !== "post") continue;
       if (named.has(name)) throw new Error(`${where}: a second POST operation named ${name}`);
       named.set(name, { path, operationId: operation.operationId, operation });
@@ -92,13 +133,14 @@ export function clientTables(doc) {
       let pagination;
       if (paging) {
         if (typeof paging.items !== "string") throw new Error(`${operationId}: x-pagination needs items`);
+        // The cursor fields only where they are not x-pagination's defaults, which the client assumes.
         pagination = {
           items: paging.items,
-          next: paging.next_cursor ?? "next_cursor",
-          prev: paging.prev_cursor ?? "prev_cursor",
+          ...(paging.next_cursor && { next: paging.next_cursor }),
+          ...(paging.prev_cursor && { prev: paging.prev_cursor }),
         };
         const properties = successProperties(doc, operation);
-        for (const field of [pagination.items, pagination.next]) {
+        for (const field of [pagination.items, pagination.next ?? "next_cursor"]) {
           if (properties && !(field in properties)) {
             throw new Error(`${operationId}: x-pagination names ${field}, which its answer does not have`);
           }
@@ -116,6 +158,7 @@ export function clientTables(doc) {
         pagination,
         form: formFiles(doc, operation),
         keys: name.split(".").map(camelCase),
+        operation,
       };
     });
 
@@ -135,6 +178,10 @@ export function clientTables(doc) {
     });
   }
   const safe = operations.filter((op) => safety.get(op.name)).map((op) => op.name);
+  for (const op of operations.filter((entry) => safety.get(entry.name))) {
+    if (!queries.has(op.name)) throw new Error(`${op.operationId}: the read ${op.name} has no GET form`);
+    checkQueryTwin(doc, op.name, queries.get(op.name), op.operation);
+  }
   return { operations, safe, tree };
 }
 
@@ -171,10 +218,30 @@ export function clientOperationsSource(doc) {
     ...operations.map((op) => `  ${JSON.stringify(op.name)}: ${JSON.stringify(op.operationId)};`),
     "}",
     "",
-    "/** The operations marked x-safe (both their GET and POST forms): the only requests a client may repeat. */",
-    "export const safeOperations: readonly string[] = [",
-    ...safe.map((entry) => `  ${JSON.stringify(entry)},`),
-    "];",
+    "/**",
+    " * The operations marked x-safe (both their GET and POST forms): the only requests a client may repeat, and",
+    " * those it sends as GET when their fields are flat. A paginated one (x-pagination) maps to where its answer",
+    " * keeps its entries, and its cursor fields where they are not `next_cursor` and `prev_cursor`; another to 0.",
+    " */",
+    "export const readOperations = {",
+    ...safe.map((entry) => {
+      const op = byName.get(entry);
+      return `  ${JSON.stringify(entry)}: ${
+        op.pagination
+          ? `${JSON.stringify(op.pagination)
+              .replace(/"(\w+)":/g, "$1: ")
+              .replace(/,/g, ", ")
+              .replace(/^\{|\}$/g, (brace) => (brace === "{" ? "{ " : " }"))}`
+          : "0"
+      },`;
+    }),
+    "} as const;",
+    "",
+    "type Reads = typeof readOperations;",
+    "/** The names of readOperations. */",
+    "export const safeOperations: readonly string[] = Object.keys(readOperations);",
+    "/** The paginated operations and their page shapes. */",
+    "export type PaginatedOperations = { [N in keyof Reads as Reads[N] extends 0 ? never : N]: Reads[N] };",
     "",
     "/** The other operations (writes). With safeOperations, every name the facade has a method for. */",
     "export const writeOperations: readonly string[] = [",
@@ -193,14 +260,6 @@ export function clientOperationsSource(doc) {
       .sort()
       .map((segment) => `  ${JSON.stringify(segment)}: ${JSON.stringify(camelCase(segment))},`),
     "};",
-    "",
-    "/** The paginated operations (x-pagination): the array of entries in an answer and its cursor fields. */",
-    "export const paginatedOperations = {",
-    ...paginated.map(
-      (op) =>
-        `  ${JSON.stringify(op.name)}: { items: ${JSON.stringify(op.pagination.items)}, next: ${JSON.stringify(op.pagination.next)}, prev: ${JSON.stringify(op.pagination.prev)} },`,
-    ),
-    "} as const;",
     "",
     "/** The named-operation facade; `T` is true when calls throw an ApiError instead of answering `{ error }`. */",
     `export interface Facade<T extends boolean> ${treeType(tree, byName, 0)}`,

@@ -7,7 +7,8 @@ import {
   facadeSegments,
   formOperations,
   type OperationIds,
-  paginatedOperations,
+  type PaginatedOperations,
+  readOperations,
   safeOperations,
   writeOperations,
 } from "./generated/operations.js";
@@ -32,9 +33,9 @@ export interface ClientOptions extends Omit<FetchClientOptions, "baseUrl" | "fet
 }
 
 /** The name (x-interface-name) of every paginated operation. */
-export type PaginatedName = keyof typeof paginatedOperations;
+export type PaginatedName = keyof PaginatedOperations;
 type IdOf<N extends PaginatedName> = OperationIds[N];
-type ItemsOf<N extends PaginatedName> = (typeof paginatedOperations)[N]["items"];
+type ItemsOf<N extends PaginatedName> = PaginatedOperations[N]["items"];
 
 /** `api.paginate(name, params, options)`: the entries, or with `pages: true` the pages, of a paginated operation. */
 export interface Paginate {
@@ -57,6 +58,24 @@ export type WorkApiClient<T extends boolean = false> = Client<paths, "applicatio
 
 type Init = CallOptions & { fetch?: Fetch; body?: unknown; [key: string]: unknown };
 type AnyResponse = { data?: unknown; error?: unknown; response: Response };
+
+/**
+ * Whether a read's fields can go in the query of its GET twin, which takes every flat field of the POST form
+ * (the generator checks it): each is a scalar or a list of scalars, none holds a comma (a list is sent
+ * comma-separated), and the query stays well under the 16 KiB the server reads of a request's head.
+ */
+function fitsQuery(fields: Record<string, unknown>): boolean {
+  const values = Object.values(fields);
+  return (
+    values.every((value) => {
+      const items = Array.isArray(value) ? value : [value];
+      // null and nested lists are objects; a comma in an item (or in a lone string, to keep this short) means POST.
+      return (
+        !items.some((item) => typeof item === "object") && String(value).split(",").length <= items.length
+      );
+    }) && encodeURIComponent(String(values)).length < 8000 // room left in 16 KiB for names and headers
+  );
+}
 
 /** A form of the fields: the plain ones first (objects as JSON), then the files (Blobs). */
 function toForm(fields: Record<string, unknown>): FormData {
@@ -113,23 +132,27 @@ export function createClient<const O extends ClientOptions>(
     return result;
   };
 
-  const call =
-    (name: string) =>
-    (body: Record<string, unknown> = {}, callOptions: CallOptions = {}) =>
-      request(
-        "POST",
-        `/${name}`,
-        formOperations.includes(name)
-          ? { ...callOptions, body: toForm(body), bodySerializer: (form: FormData) => form }
-          : { ...callOptions, body },
-      );
+  const call = (name: string) => {
+    const read = name in readOperations;
+    const form = formOperations.includes(name);
+    return (body: Record<string, unknown> = {}, callOptions: CallOptions = {}) =>
+      read && fitsQuery(body)
+        ? request("GET", `/${name}`, { ...callOptions, params: { query: body } })
+        : request(
+            "POST",
+            `/${name}`,
+            form
+              ? { ...callOptions, body: toForm(body), bodySerializer: (data: FormData) => data }
+              : { ...callOptions, body },
+          );
+  };
 
   const paginate = (
     name: string,
     params?: Record<string, unknown>,
     pageOptions?: PageOptions & { pages?: boolean },
   ) => {
-    const shape = paginatedOperations[name as PaginatedName];
+    const shape = readOperations[name as keyof typeof readOperations];
     if (!shape) throw new TypeError(`${name} is not a paginated operation`);
     const page: PageCall = async (body, callOptions) =>
       (await call(name)(body, { ...callOptions, throwOnError: true })).data as Record<string, unknown>;
@@ -147,7 +170,7 @@ export function createClient<const O extends ClientOptions>(
       node = node[key] as Record<string, unknown>;
     }
     const method = call(name);
-    if (name in paginatedOperations) {
+    if (readOperations[name as keyof typeof readOperations]) {
       Object.assign(method, {
         all: (params?: Record<string, unknown>, o?: PageOptions) =>
           paginate(name, params, { ...o, pages: false }),

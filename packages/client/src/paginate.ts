@@ -4,8 +4,10 @@ import type { PageOptions } from "./operation.js";
 /** Where a paginated operation's answer keeps its entries and its cursors. */
 export interface PageShape {
   readonly items: string;
-  readonly next: string;
-  readonly prev: string;
+  /** The field of the next page's cursor; `next_cursor` when left out. */
+  readonly next?: string;
+  /** The field of the previous page's cursor; `prev_cursor` when left out. */
+  readonly prev?: string;
 }
 
 type Page = Record<string, unknown>;
@@ -37,7 +39,8 @@ export async function* paginate(
     count += items.length;
     if (!pages) yield* items;
     else yield items === all ? page : { ...page, [shape.items]: items };
-    const next = page[mode === "before" ? shape.prev : shape.next];
+    const way = mode === "before" ? "prev" : "next";
+    const next = page[shape[way] ?? `${way}_cursor`];
     // The end: no cursor that way (a cursor that does not move is an end too, not an endless loop).
     if (next == null || next === "" || next === cursor) return;
     cursor = next;

@@ -1,7 +1,7 @@
 // The fetch every request goes through: it adds the bearer token, enforces the deadline, retries what may be
 // retried, and gives an error answer without a usable body one of the right type.
 import { isErrorBody, retryAfterHeader, synthesizeError } from "./errors.js";
-import { safeOperations } from "./generated/operations.js";
+import { readOperations } from "./generated/operations.js";
 import type { RetryOptions } from "./operation.js";
 
 /** A bearer token, or a function (sync or async) that returns one; a function is called for every attempt. */
@@ -92,7 +92,7 @@ async function normalize(response: Response): Promise<Response> {
  */
 function isSafe({ url }: Request): boolean {
   const path = new URL(url).pathname;
-  return safeOperations.includes(path.slice(path.lastIndexOf("/") + 1));
+  return path.slice(path.lastIndexOf("/") + 1) in readOperations;
 }
 
 /** A transport, and `end()` to call when its call is over (it stops the deadline's timer). */
@@ -126,7 +126,7 @@ export function createTransport({ token, retry, deadline, fetch: send }: Transpo
       }
       let response: Response;
       try {
-        response = await (send ? send(attemptRequest, init) : fetch(attemptRequest, init));
+        response = await (send ?? fetch)(attemptRequest, init);
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         const wait = retry && attempt < retries ? backoff(retry, attempt) : -1;

@@ -4,7 +4,17 @@ import { createClient, type Middleware } from "@workapi/client";
 import { loadSpec } from "@workapi/spec";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { clientTables } from "../../../scripts/generate-client.mjs";
-import { paginatedOperations, safeOperations, writeOperations } from "../src/generated/operations.js";
+import {
+  type PaginatedOperations,
+  readOperations,
+  safeOperations,
+  writeOperations,
+} from "../src/generated/operations.js";
+
+// The paginated operations: the reads that map to a page shape.
+const paginatedOperations = Object.fromEntries(
+  Object.entries(readOperations).filter(([, shape]) => shape),
+) as unknown as PaginatedOperations;
 import { errorBody, type ScriptedServer, startScriptedServer } from "./support/scripted-server.js";
 
 let server: ScriptedServer;
@@ -47,10 +57,11 @@ describe("the facade", () => {
     expect(Object.keys(paginatedOperations).sort()).toEqual(
       tables.operations.filter((op) => op.pagination).map((op) => op.name),
     );
-    expect(paginatedOperations["tags.list"]).toEqual({
-      items: "tags",
-      next: "next_cursor",
-      prev: "prev_cursor",
+    expect(paginatedOperations["tags.list"]).toEqual({ items: "tags" });
+    expect(paginatedOperations["stages.custom.list"]).toEqual({
+      items: "result",
+      next: "cursor",
+      prev: "cursor",
     });
     for (const op of tables.operations.filter((op) => op.pagination)) {
       expect(paginatedOperations[op.name as keyof typeof paginatedOperations]).toEqual(op.pagination);
@@ -59,7 +70,7 @@ describe("the facade", () => {
     expect(Object.keys(paginatedOperations)).not.toContain("auth-tokens.list");
   });
 
-  it("POSTs the body as JSON to /<name> and answers the data", async () => {
+  it("sends a read with flat fields as GET to /<name>, its fields in the query, and answers the data", async () => {
     server.route("/observability.sessions.data.get", () => ({
       body: { recording: "web_recording", session_id: "s-1" },
     }));
@@ -73,11 +84,37 @@ describe("the facade", () => {
     });
     expect(session.data).toEqual({ recording: "web_recording", session_id: "s-1" });
     await api.stages.custom.get({ id: "STG-1" });
-    await api.works.export();
-    expect(server.requests.map((r) => [r.method, r.path, r.json])).toEqual([
-      ["POST", "/observability.sessions.data.get", { session_id: "s-1", tab_id: "tab-1", version_key: "v1" }],
-      ["POST", "/stages.custom.get", { id: "STG-1" }],
-      ["POST", "/works.export", {}],
+    await api.works.export({ type: ["issue", "ticket"], first: 10 });
+    expect(server.requests.map((r) => [r.method, r.path, r.query, r.body])).toEqual([
+      ["GET", "/observability.sessions.data.get", "session_id=s-1&tab_id=tab-1&version_key=v1", ""],
+      ["GET", "/stages.custom.get", "id=STG-1", ""],
+      ["GET", "/works.export", "type=issue,ticket&first=10", ""],
+    ]);
+    expect(server.requests[2]?.json).toEqual({ type: ["issue", "ticket"], first: 10 });
+  });
+
+  it("POSTs a read as JSON when a field has no flat query form, and every write", async () => {
+    for (const path of ["/works.export", "/tags.list", "/tags.create"]) {
+      server.route(path, () => ({ body: { works: [], tags: [], tag: { id: "TAG-1" } } }));
+    }
+    const api = createClient({ baseUrl: server.url, token: "t" });
+    // A nested filter, a list item holding a comma, a query past 8,000 characters, and a write.
+    await api.works.export({ issue: { priority: ["p0"] } });
+    await api.tags.list({ name: ["a,b"] });
+    const long = Array.from({ length: 900 }, (_, i) => `name-${i}`);
+    await api.tags.list({ name: long });
+    await api.tags.create({ name: "bug" });
+    expect(server.requests.map((r) => [r.method, r.path, r.query])).toEqual([
+      ["POST", "/works.export", ""],
+      ["POST", "/tags.list", ""],
+      ["POST", "/tags.list", ""],
+      ["POST", "/tags.create", ""],
+    ]);
+    expect(server.requests.map((r) => r.json)).toEqual([
+      { issue: { priority: ["p0"] } },
+      { name: ["a,b"] },
+      { name: long },
+      { name: "bug" },
     ]);
   });
 
@@ -166,7 +203,7 @@ describe("the openapi-fetch client", () => {
     };
     api.use(logger);
     await api.tags.list();
-    expect(seen).toEqual(["POST /tags.list auth=null", "200"]);
+    expect(seen).toEqual(["GET /tags.list auth=null", "200"]);
     expect(server.requests.map((r) => r.headers["x-trace-id"])).toEqual(["trace-1", "trace-1"]);
     api.eject(logger);
     await api.tags.list();

@@ -22,7 +22,7 @@ const both = (name: string, extra: Op = {}) => ({
 });
 
 describe("clientTables", () => {
-  it("reads names, safety and pagination, with the default cursor names", () => {
+  it("reads names, safety and pagination, leaving the default cursor names out", () => {
     const tables = clientTables(
       doc({
         "/tags.list": both("tags.list", { "x-pagination": { items: "tags" } }),
@@ -37,14 +37,9 @@ describe("clientTables", () => {
         "stage-diagrams.list",
         "stage-diagrams-list-post",
         ["stageDiagrams", "list"],
-        { items: "result", next: "cursor", prev: "prev_cursor" },
+        { items: "result", next: "cursor" },
       ],
-      [
-        "tags.list",
-        "tags-list-post",
-        ["tags", "list"],
-        { items: "tags", next: "next_cursor", prev: "prev_cursor" },
-      ],
+      ["tags.list", "tags-list-post", ["tags", "list"], { items: "tags" }],
       ["works.delete", "works-delete", ["works", "delete"], undefined],
     ]);
     expect(tables.safe).toEqual(["stage-diagrams.list", "tags.list"]);
@@ -69,6 +64,62 @@ describe("clientTables", () => {
       "a read without a POST form",
       doc({ "/tags.list": { get: read("tags.list") } }),
       /has no POST operation/,
+    ],
+    ["a read without a GET form", doc({ "/tags.list": { post: read("tags.list") } }), /has no GET form/],
+    [
+      "a read whose GET form lacks a flat field of its POST form",
+      doc({
+        "/tags.list": {
+          get: read("tags.list", { parameters: [{ name: "name", in: "query", schema: { type: "string" } }] }),
+          post: {
+            ...read("tags.list"),
+            operationId: "tags-list-post",
+            requestBody: {
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: { name: { type: "string" }, limit: { type: "integer" } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      }),
+      /limit is not a query parameter of type integer/,
+    ],
+    [
+      "a read whose GET form takes a list otherwise than comma-separated",
+      doc({
+        "/tags.list": {
+          get: read("tags.list", {
+            parameters: [
+              {
+                name: "name",
+                in: "query",
+                explode: true,
+                schema: { type: "array", items: { type: "string" } },
+              },
+            ],
+          }),
+          post: {
+            ...read("tags.list"),
+            operationId: "tags-list-post",
+            requestBody: {
+              content: {
+                "application/json": {
+                  schema: {
+                    type: "object",
+                    properties: { name: { type: "array", items: { type: "string" } } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      }),
+      /name is not a query parameter of type string\[\] \(form, comma-separated\)/,
     ],
     ["a path that is not /<name>", doc({ "/tags/list": { post: read("tags.list") } }), /expects the path/],
     ["a method besides GET and POST", doc({ "/tags.list": { put: read("tags.list") } }), /only GET and POST/],
@@ -125,9 +176,8 @@ describe("the generated file", () => {
   it("holds the tables and the facade type", () => {
     const source = clientOperationsSource(contract);
     expect(source).toContain(
-      'export const safeOperations: readonly string[] = [\n  "observability.sessions.data.get",\n  "tags.list",\n];',
+      'export const readOperations = {\n  "observability.sessions.data.get": 0,\n  "tags.list": { items: "tags" },\n} as const;',
     );
-    expect(source).toContain('"tags.list": { items: "tags", next: "next_cursor", prev: "prev_cursor" },');
     expect(source).toContain('list: PaginatedOperation<"tags-list-post", "tags", T>;');
     expect(source).toContain('create: Operation<"org-schedule-fragments-create", T>;');
     expect(source).toMatch(

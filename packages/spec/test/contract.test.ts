@@ -107,7 +107,8 @@ describe.each(operations)("%s", (_where, operation) => {
       const schema = resolveRef(spec, raw) as Record<string, unknown> | undefined;
       if (!schema || typeof schema !== "object" || seen.has(schema)) continue;
       seen.add(schema);
-      if ([schema.type].flat().includes("array") && typeof schema.maxItems !== "number") unbounded.push(where);
+      if ([schema.type].flat().includes("array") && typeof schema.maxItems !== "number")
+        unbounded.push(where);
       for (const [name, property] of Object.entries((schema.properties ?? {}) as object))
         schemas.push([`${where}.${name}`, property]);
       for (const key of ["allOf", "anyOf", "oneOf"])

@@ -67,43 +67,53 @@ export interface OperationIds {
   "works.update": "works-update";
 }
 
-/** The operations marked x-safe (both their GET and POST forms): the only requests a client may repeat. */
-export const safeOperations: readonly string[] = [
-  "accounts.get",
-  "accounts.list",
-  "articles.get",
-  "articles.list",
-  "artifacts.get",
-  "artifacts.list",
-  "auth-tokens.list",
-  "code-changes.get",
-  "code-changes.list",
-  "conversations.get",
-  "conversations.list",
-  "custom-objects.count",
-  "custom-objects.list",
-  "dev-users.list",
-  "dev-users.self",
-  "observability.sessions.data.get",
-  "org-schedules.list",
-  "parts.get",
-  "parts.list",
-  "rev-orgs.get",
-  "rev-orgs.list",
-  "slas.list",
-  "stage-diagrams.get",
-  "stage-diagrams.list",
-  "stages.custom.get",
-  "stages.custom.list",
-  "surveys.list",
-  "tags.list",
-  "timeline-entries.get",
-  "timeline-entries.list",
-  "vistas.list",
-  "works.export",
-  "works.get",
-  "works.list",
-];
+/**
+ * The operations marked x-safe (both their GET and POST forms): the only requests a client may repeat, and
+ * those it sends as GET when their fields are flat. A paginated one (x-pagination) maps to where its answer
+ * keeps its entries, and its cursor fields where they are not `next_cursor` and `prev_cursor`; another to 0.
+ */
+export const readOperations = {
+  "accounts.get": 0,
+  "accounts.list": { items: "accounts" },
+  "articles.get": 0,
+  "articles.list": { items: "articles" },
+  "artifacts.get": 0,
+  "artifacts.list": 0,
+  "auth-tokens.list": 0,
+  "code-changes.get": 0,
+  "code-changes.list": { items: "code_changes" },
+  "conversations.get": 0,
+  "conversations.list": { items: "conversations" },
+  "custom-objects.count": 0,
+  "custom-objects.list": { items: "result" },
+  "dev-users.list": { items: "dev_users" },
+  "dev-users.self": 0,
+  "observability.sessions.data.get": 0,
+  "org-schedules.list": { items: "org_schedules" },
+  "parts.get": 0,
+  "parts.list": { items: "parts" },
+  "rev-orgs.get": 0,
+  "rev-orgs.list": { items: "rev_orgs" },
+  "slas.list": { items: "slas" },
+  "stage-diagrams.get": 0,
+  "stage-diagrams.list": { items: "result", next: "cursor", prev: "cursor" },
+  "stages.custom.get": 0,
+  "stages.custom.list": { items: "result", next: "cursor", prev: "cursor" },
+  "surveys.list": { items: "surveys" },
+  "tags.list": { items: "tags" },
+  "timeline-entries.get": 0,
+  "timeline-entries.list": { items: "timeline_entries" },
+  "vistas.list": { items: "vistas" },
+  "works.export": 0,
+  "works.get": 0,
+  "works.list": { items: "works" },
+} as const;
+
+type Reads = typeof readOperations;
+/** The names of readOperations. */
+export const safeOperations: readonly string[] = Object.keys(readOperations);
+/** The paginated operations and their page shapes. */
+export type PaginatedOperations = { [N in keyof Reads as Reads[N] extends 0 ? never : N]: Reads[N] };
 
 /** The other operations (writes). With safeOperations, every name the facade has a method for. */
 export const writeOperations: readonly string[] = [
@@ -153,27 +163,6 @@ export const facadeSegments: Readonly<Record<string, string>> = {
   "stage-diagrams": "stageDiagrams",
   "timeline-entries": "timelineEntries",
 };
-
-/** The paginated operations (x-pagination): the array of entries in an answer and its cursor fields. */
-export const paginatedOperations = {
-  "accounts.list": { items: "accounts", next: "next_cursor", prev: "prev_cursor" },
-  "articles.list": { items: "articles", next: "next_cursor", prev: "prev_cursor" },
-  "code-changes.list": { items: "code_changes", next: "next_cursor", prev: "prev_cursor" },
-  "conversations.list": { items: "conversations", next: "next_cursor", prev: "prev_cursor" },
-  "custom-objects.list": { items: "result", next: "next_cursor", prev: "prev_cursor" },
-  "dev-users.list": { items: "dev_users", next: "next_cursor", prev: "prev_cursor" },
-  "org-schedules.list": { items: "org_schedules", next: "next_cursor", prev: "prev_cursor" },
-  "parts.list": { items: "parts", next: "next_cursor", prev: "prev_cursor" },
-  "rev-orgs.list": { items: "rev_orgs", next: "next_cursor", prev: "prev_cursor" },
-  "slas.list": { items: "slas", next: "next_cursor", prev: "prev_cursor" },
-  "stage-diagrams.list": { items: "result", next: "cursor", prev: "cursor" },
-  "stages.custom.list": { items: "result", next: "cursor", prev: "cursor" },
-  "surveys.list": { items: "surveys", next: "next_cursor", prev: "prev_cursor" },
-  "tags.list": { items: "tags", next: "next_cursor", prev: "prev_cursor" },
-  "timeline-entries.list": { items: "timeline_entries", next: "next_cursor", prev: "prev_cursor" },
-  "vistas.list": { items: "vistas", next: "next_cursor", prev: "prev_cursor" },
-  "works.list": { items: "works", next: "next_cursor", prev: "prev_cursor" },
-} as const;
 
 /** The named-operation facade; `T` is true when calls throw an ApiError instead of answering `{ error }`. */
 export interface Facade<T extends boolean> {

@@ -3,6 +3,31 @@
 // can call it too.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { loadSpec, resolveRef } from "@workapi/spec";
+
+// biome-ignore lint/suspicious/noExplicitAny: the bundled contract is read as plain JSON
+const spec: any = loadSpec();
+
+/** A GET's query as the fields it carries, each typed by the path's query parameter of that name. */
+function queryFields(path: string, search: URLSearchParams): Record<string, unknown> {
+  const parameters = (spec.paths[path]?.get?.parameters ?? []).map((entry: unknown) =>
+    resolveRef(spec, entry),
+  );
+  const typeOf = (schema: unknown) => (resolveRef(spec, schema) as { type?: string } | undefined)?.type;
+  const scalar = (type: string | undefined, text: string) =>
+    type === "integer" || type === "number" ? Number(text) : type === "boolean" ? text === "true" : text;
+  const fields: Record<string, unknown> = {};
+  for (const [name, text] of search) {
+    const schema = resolveRef(spec, parameters.find((p: { name: string }) => p.name === name)?.schema) as
+      | { type?: string; items?: unknown }
+      | undefined;
+    fields[name] =
+      schema?.type === "array"
+        ? text.split(",").map((item) => scalar(typeOf(schema.items), item))
+        : scalar(schema?.type, text);
+  }
+  return fields;
+}
 
 export interface Recorded {
   method: string;
@@ -12,7 +37,10 @@ export interface Recorded {
   headers: IncomingMessage["headers"];
   /** The raw body text. */
   body: string;
-  /** The body parsed as JSON, when it is JSON. */
+  /**
+   * The call's fields: the body parsed as JSON, when it is JSON; for a GET with a query, the query read as the
+   * contract's parameters of that path say (lists split at commas, integers and booleans as such).
+   */
   json: unknown;
 }
 
@@ -72,6 +100,7 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
     } catch {
       json = undefined;
     }
+    if (req.method === "GET" && url.search) json = queryFields(url.pathname, url.searchParams);
     const recorded: Recorded = {
       method: req.method ?? "GET",
       path: url.pathname,
