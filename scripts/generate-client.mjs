@@ -206,7 +206,6 @@ function treeType(node, byName, indent) {
 export function clientOperationsSource(doc) {
   const { operations, safe, tree } = clientTables(doc);
   const byName = new Map(operations.map((op) => [op.name, op]));
-  const paginated = operations.filter((op) => op.pagination);
   const out = [
     `// ${NOTICE}`,
     "// The named operations of @workapi/client, from the x-interface-name, x-safe and x-pagination of each operation.",

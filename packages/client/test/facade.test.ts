@@ -15,6 +15,7 @@ import {
 const paginatedOperations = Object.fromEntries(
   Object.entries(readOperations).filter(([, shape]) => shape),
 ) as unknown as PaginatedOperations;
+
 import { errorBody, type ScriptedServer, startScriptedServer } from "./support/scripted-server.js";
 
 let server: ScriptedServer;
