@@ -5,7 +5,7 @@
 import { createRequire } from "node:module";
 import rateLimit, { type FastifyRateLimitStoreCtor } from "@fastify/rate-limit";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { ApiError } from "./errors.js";
 
 type Counted = { current: number; ttl: number };
@@ -193,6 +193,8 @@ export async function rateLimits(fastify: FastifyInstance, options: RateLimitOpt
   let store: FastifyRateLimitStoreCtor | undefined;
   if (options.redisUrl) {
     const where = redactedUrl(options.redisUrl);
+    // Loaded only when configured: ioredis costs a start without Redis some 60 ms.
+    const { Redis } = await import("ioredis");
     const redis = new Redis(options.redisUrl, {
       lazyConnect: true,
       // Without a connection a command fails at once (and is counted in the process) instead of waiting.
