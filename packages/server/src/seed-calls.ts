@@ -1,7 +1,9 @@
 // How the seed calls the operations: straight into their handlers, as the organization's admin with every
 // scope, so the demo data obeys the same rules as data sent over HTTP.
+
 import { actorOf } from "./http/auth.js";
 import type { Operation } from "./http/contract.js";
+import { JsonText } from "./http/json-text.js";
 import { handlers } from "./operations/index.js";
 import type { Context, Handler, Input, InterfaceName, Output } from "./operations/support/handler.js";
 import type { DevUser, Org, Store, TokenRecord } from "./store/types.js";
@@ -35,7 +37,7 @@ export function internalContext(
     modified_date: now,
     object_version: 1,
   };
-  return <N extends InterfaceName>(name: N, input: Input<N>): Promise<Output<N>> => {
+  return async <N extends InterfaceName>(name: N, input: Input<N>): Promise<Output<N>> => {
     const operation = operations.get(name);
     const handler = handlers[name] as Handler<N> | undefined;
     if (!operation || !handler) throw new Error(`seed: no operation ${name}`);
@@ -51,7 +53,8 @@ export function internalContext(
       allowsType: () => true,
       requireType: () => {},
     };
-    return handler(ctx, input);
+    const output = await handler(ctx, input);
+    return output instanceof JsonText ? (JSON.parse(output.text) as Output<N>) : output;
   };
 }
 

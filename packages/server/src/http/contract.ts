@@ -5,6 +5,7 @@ import { jsonPointer, loadSpec, type OpenApiDocument, resolveRef } from "@workap
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { ApiError } from "./errors.js";
+import { JsonText } from "./json-text.js";
 
 const SPEC_ID = "https://workapi.invalid/openapi.json";
 
@@ -166,6 +167,7 @@ export function loadContract(options: { validateResponses: boolean }): Contract 
         },
         checkResponse(status, body) {
           if (!options.validateResponses) return undefined;
+          if (body instanceof JsonText) return this.checkResponse(status, JSON.parse(body.text));
           const schema = responseSchemas.get(status);
           if (schema === undefined) return `status ${status} is not documented for ${raw.operationId}`;
           let check = responseValidators.get(status);

@@ -10,6 +10,7 @@ import { readForm } from "./body.js";
 import type { Context } from "./context.js";
 import { type Contract, type Operation, requireStorableStrings } from "./contract.js";
 import { ApiError } from "./errors.js";
+import { JsonText } from "./json-text.js";
 import { shared } from "./plugin.js";
 import { readQuery, unflatten } from "./query.js";
 
@@ -58,7 +59,10 @@ export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => 
             options.violations.push(`${operation.operationId} ${operation.successStatus}: ${mismatch}`);
             throw new Error(`answer of ${operation.operationId} breaks the contract: ${mismatch}`);
           }
-          return reply.code(operation.successStatus).send(output);
+          reply.code(operation.successStatus);
+          if (output instanceof JsonText)
+            return reply.type("application/json; charset=utf-8").send(output.text);
+          return reply.send(output);
         },
       });
     }

@@ -3,6 +3,7 @@
 // the title in `label` and `external_ref` (unique per organization) in its column.
 import type { StageInfo, Work, WorkType } from "@workapi/types";
 import { ApiError, notPermitted } from "../http/errors.js";
+import { JsonText } from "../http/json-text.js";
 import type { Filter, StoredRecord } from "../store/types.js";
 import { checkArtifacts, syncArtifactParents } from "./support/attachments.js";
 import { canonical, checkCustomFields, fieldDeltas, recordChange } from "./support/change-events.js";
@@ -349,11 +350,12 @@ export const works = {
   "works.export": async (ctx, input) => {
     const filter = await worksFilter(ctx, input);
     const sort = sortKeys(input.sort_by, { ...BASE_SORTABLE, ...SORTABLE });
-    const records = await ctx.store.findRecords<Work>(ctx.org.id, WORK_KIND, {
+    // Up to 5,000 works: their stored documents are the answer's items, sent as stored.
+    const texts = await ctx.store.findRecordTexts(ctx.org.id, WORK_KIND, {
       ...(filter ? { filter } : {}),
       ...(sort ? { sort } : {}),
       limit: input.first ?? 50,
     });
-    return { works: records.map((record) => record.data) };
+    return JsonText.arrayUnder<"works", Work>("works", texts);
   },
 } satisfies Partial<Handlers>;

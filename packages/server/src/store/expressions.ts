@@ -53,6 +53,11 @@ export class Expressions {
   // JSON access. `doc` is a JSON document expression, `path` one made by jsonPath(). Each accessor yields
   // the value only when it has the wanted JSON type (NULL otherwise), so both databases compare alike.
 
+  /** A stored JSON document as its text: SQLite keeps the text; PostgreSQL's jsonb is printed. */
+  documentText(doc: Sql): Sql {
+    return this.#pg ? sql`${doc}::text` : doc;
+  }
+
   /** A JSON path as a bound parameter: `$.a.b` (SQLite) or `{a,b}` (PostgreSQL). */
   jsonPath(path: string): Sql {
     checkPath(path);

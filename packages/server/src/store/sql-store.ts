@@ -392,11 +392,27 @@ export class SqlStore implements Store {
     kind: string,
     query: Omit<ListQuery, "cursor" | "mode">,
   ): Promise<Array<StoredRecord<T>>> {
-    const keys = this.#x.sortKeys(query.sort);
-    const rows = await this.#ordered(this.#scope(orgId, kind, query.filter), keys, false)
-      .limit(checkLimit(query.limit))
+    const rows = await this.#found(orgId, kind, query).selectAll("records").execute();
+    return rows.map((row) => toRecord<T>(row as RecordRow));
+  }
+
+  async findRecordTexts(
+    orgId: string,
+    kind: string,
+    query: Omit<ListQuery, "cursor" | "mode">,
+  ): Promise<string[]> {
+    const rows = await this.#found(orgId, kind, query)
+      .select(this.#x.documentText(sql.ref("records.data")).as("text"))
       .execute();
-    return rows.map((row) => toRecord<T>(row));
+    return rows.map((row) => (row as { text: string }).text);
+  }
+
+  /** The matching records in sort order (then seq), at most `limit`: what both finds read. */
+  #found(orgId: string, kind: string, query: Omit<ListQuery, "cursor" | "mode">) {
+    const keys = this.#x.sortKeys(query.sort);
+    let found = this.#scope(orgId, kind, query.filter);
+    for (const key of keys) found = found.orderBy(key.expr, key.direction);
+    return found.orderBy("records.seq", keys.at(-1)?.direction ?? "asc").limit(checkLimit(query.limit));
   }
 
   /**

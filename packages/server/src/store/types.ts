@@ -228,5 +228,10 @@ export interface Store {
     kind: string,
     query: Omit<ListQuery, "cursor" | "mode">,
   ): Promise<Array<StoredRecord<T>>>;
+  /**
+   * The documents (`data`) of the records findRecords finds, each as its JSON text, for an answer that sends
+   * them as they are stored instead of parsing and printing each again.
+   */
+  findRecordTexts(orgId: string, kind: string, query: Omit<ListQuery, "cursor" | "mode">): Promise<string[]>;
   countRecords(orgId: string, kind: string, filter?: Filter): Promise<number>;
 }

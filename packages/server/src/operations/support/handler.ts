@@ -1,8 +1,10 @@
 // What a handler sees and what it must return, typed from the contract. Both methods of a read share one
 // handler, keyed by the interface name (`tags.list`); it receives the POST body's shape (a GET query is turned
 // into the same object) and returns the success body.
+
 import type { paths } from "@workapi/types";
 import type { Context } from "../../http/context.js";
+import type { JsonText } from "../../http/json-text.js";
 
 export type { Context };
 
@@ -21,5 +23,9 @@ export type InterfaceName = keyof paths extends infer P ? (P extends `/${infer N
 export type Input<N extends InterfaceName> = InputOf<PostOf<`/${N}`>>;
 export type Output<N extends InterfaceName> = OutputOf<PostOf<`/${N}`>>;
 
-export type Handler<N extends InterfaceName> = (ctx: Context, input: Input<N>) => Promise<Output<N>>;
+/** A handler answers its success body, or that body already serialized (JsonText typed by the body it holds). */
+export type Handler<N extends InterfaceName> = (
+  ctx: Context,
+  input: Input<N>,
+) => Promise<Output<N> | JsonText<Output<N>>>;
 export type Handlers = { [N in InterfaceName]: Handler<N> };
