@@ -1,6 +1,6 @@
 // What authenticates a request, read in one query: the token, its organization and its subject, through the
-// unique index on the token's hash. The query is compiled once; only the hash changes per request.
-import type { CompiledQuery, Kysely } from "kysely";
+// unique index on the token's hash. The store compiles the query once; only the hash changes per request.
+import type { Compilable, Kysely } from "kysely";
 import { toDevUser, toOrg, toToken } from "./rows.js";
 import type { DB, TokensTable } from "./tables.js";
 import type { Credentials, Org } from "./types.js";
@@ -22,8 +22,8 @@ export type CredentialsRow = TokensTable & {
   user_created_date: string | null;
 };
 
-/** The credentials query with an empty hash in its one parameter; bind the request's hash when running it. */
-export function compileCredentialsQuery(db: Kysely<DB>): CompiledQuery {
+/** The credentials query of `hash`, its one parameter. */
+export function credentialsQuery(db: Kysely<DB>, hash: string): Compilable {
   return db
     .selectFrom("tokens")
     .leftJoin("orgs", "orgs.id", "tokens.org_id")
@@ -46,8 +46,7 @@ export function compileCredentialsQuery(db: Kysely<DB>): CompiledQuery {
       "dev_users.state as user_state",
       "dev_users.created_date as user_created_date",
     ])
-    .where("tokens.hash", "=", "")
-    .compile();
+    .where("tokens.hash", "=", hash);
 }
 
 export function toCredentials(row: CredentialsRow): Credentials {

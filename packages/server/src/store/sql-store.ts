@@ -1,8 +1,8 @@
 // The store over SQL: one class, SqlStore, runs over a Kysely handle: the root store over the database, a
 // transaction's store over the Transaction. Where the two SQL dialects differ it asks ./expressions.ts;
 // everything a caller supplies reaches the database as a bound parameter.
-import { type CompiledQuery, type Kysely, type SelectQueryBuilder, sql } from "kysely";
-import { type CredentialsRow, compileCredentialsQuery, toCredentials } from "./credentials.js";
+import { type Compilable, type CompiledQuery, type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import { type CredentialsRow, credentialsQuery, toCredentials } from "./credentials.js";
 import { decodeCursor, encodeCursor, listHash, type Position, positionOf } from "./cursors.js";
 import { checkLimit, Expressions, type Side, type SortSpec } from "./expressions.js";
 import type { DialectName } from "./migrations.js";
@@ -189,17 +189,33 @@ export class SqlStore implements Store {
     return row && toToken(row);
   }
 
-  /** Built once: its only parameter is the hash, swapped in on every request. */
-  #credentialsQuery: CompiledQuery | undefined;
-
   async findCredentials(hash: string): Promise<Credentials | undefined> {
     // On every request: the token, its organization and its subject in one query through the unique index
     // on hash, always read fresh, so a revocation or deactivation is seen by the very next request.
-    this.#credentialsQuery ??= compileCredentialsQuery(this.#db);
-    const query = this.#credentialsQuery;
-    const result = await this.#db.executeQuery<CredentialsRow>({ ...query, parameters: [hash] });
-    const row = result.rows[0];
+    const [row] = await this.#compiled<CredentialsRow>("credentials", [hash], () =>
+      credentialsQuery(this.#db, hash),
+    );
     return row && toCredentials(row);
+  }
+
+  /** The compiled queries of the hot reads, by shape; see #compiled. */
+  readonly #compiledQueries = new Map<string, CompiledQuery>();
+
+  /**
+   * Runs the query `build` makes, compiled once per `shape` (Kysely builds and compiles a query tree on every
+   * call otherwise, a quarter of a read's time) and then run with each call's `parameters`, which must be the
+   * values `build` binds, in the order they appear in the SQL. The first compile checks that they are.
+   */
+  async #compiled<R>(shape: string, parameters: unknown[], build: () => Compilable): Promise<R[]> {
+    let query = this.#compiledQueries.get(shape);
+    if (!query) {
+      query = build().compile();
+      if (JSON.stringify(query.parameters) !== JSON.stringify(parameters)) {
+        throw new Error(`query ${shape} binds ${JSON.stringify(query.parameters)}, not the given parameters`);
+      }
+      this.#compiledQueries.set(shape, query);
+    }
+    return (await this.#db.executeQuery<R>({ ...query, parameters })).rows;
   }
 
   async getToken(orgId: string, id: string): Promise<TokenRecord | undefined> {
@@ -297,15 +313,20 @@ export class SqlStore implements Store {
     kinds: string[],
     idOrDisplayId: string,
   ): Promise<StoredRecord<T> | undefined> {
-    const row = await this.#db
-      .selectFrom("records")
-      .selectAll()
-      .where("org_id", "=", orgId)
-      .$if(kinds.length > 0, (q) => q.where("kind", "in", kinds))
-      .where(idColumn(idOrDisplayId), "=", idOrDisplayId)
-      .orderBy("seq")
-      .limit(1)
-      .executeTakeFirst();
+    const column = idColumn(idOrDisplayId);
+    const [row] = await this.#compiled<RecordRow>(
+      `record by ${column} of ${kinds.length} kinds`,
+      [orgId, ...kinds, idOrDisplayId, 1],
+      () =>
+        this.#db
+          .selectFrom("records")
+          .selectAll()
+          .where("org_id", "=", orgId)
+          .$if(kinds.length > 0, (q) => q.where("kind", "in", kinds))
+          .where(column, "=", idOrDisplayId)
+          .orderBy("seq")
+          .limit(1),
+    );
     return row && toRecord<T>(row);
   }
 
