@@ -138,9 +138,9 @@ function rssMb(proc) {
   return kb / 1024;
 }
 
-async function startWorkapi(name, { mode = "production", dataDir, databaseUrl, nodeArgs = [] }) {
+async function startWorkapi(name, { mode = "production", dataDir, databaseUrl, nodeArgs = [], entry = cli }) {
   const port = await freePort();
-  const args = [...nodeArgs, cli, "serve", "--host", "127.0.0.1", "--port", String(port)];
+  const args = [...nodeArgs, entry, "serve", "--host", "127.0.0.1", "--port", String(port)];
   // Far above what a run sends: the bench measures serving, not the limiter's 429s.
   args.push("--data-dir", dataDir, "--rate-limit", "1000000000");
   const proc = start(name, process.execPath, args, serverEnv(mode, databaseUrl));
@@ -456,6 +456,8 @@ try {
     const profiled = await startWorkapi("workapi-profiled", {
       dataDir: sqlite.dataDir,
       nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`],
+      // The command's modules unbundled, so that the profile names each function's package.
+      entry: join(serverDir, "dist/cli.modules.js"),
     });
     const duration = Math.max(knobs.duration, 5);
     await load({ url: profiled.url + getPath, headers: auth, label: "profile warm-up" }, { duration: 1 });
