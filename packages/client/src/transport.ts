@@ -117,7 +117,9 @@ export function createTransport({ token, retry, deadline, fetch: send }: Transpo
     const retries = retry && isSafe(request) ? retry.maxRetries : 0;
     const fits = (wait: number) => deadline === undefined || Date.now() - started + wait < deadline;
     for (let attempt = 0; ; attempt++) {
-      const attemptRequest = new Request(request.clone(), { signal });
+      // A clone carries the request's own signal; only a deadline's signal needs a Request made around it.
+      const attemptRequest =
+        signal === request.signal ? request.clone() : new Request(request.clone(), { signal });
       if (token && !attemptRequest.headers.has("authorization")) {
         attemptRequest.headers.set(
           "authorization",
