@@ -53,9 +53,12 @@ export class Expressions {
   // JSON access. `doc` is a JSON document expression, `path` one made by jsonPath(). Each accessor yields
   // the value only when it has the wanted JSON type (NULL otherwise), so both databases compare alike.
 
-  /** A stored JSON document as its text: SQLite keeps the text; PostgreSQL's jsonb is printed. */
-  documentText(doc: Sql): Sql {
-    return this.#pg ? sql`${doc}::text` : doc;
+  /**
+   * A stored JSON document as it can be sent: SQLite's text read as its UTF-8 bytes (a Buffer, never decoded
+   * into a string); PostgreSQL's jsonb printed as text.
+   */
+  documentJson(doc: Sql): Sql {
+    return this.#pg ? sql`${doc}::text` : sql`cast(${doc} as blob)`;
   }
 
   /** A JSON path as a bound parameter: `$.a.b` (SQLite) or `{a,b}` (PostgreSQL). */

@@ -417,15 +417,15 @@ export class SqlStore implements Store {
     return rows.map((row) => toRecord<T>(row as RecordRow));
   }
 
-  async findRecordTexts(
+  async findRecordJson(
     orgId: string,
     kind: string,
     query: Omit<ListQuery, "cursor" | "mode">,
-  ): Promise<string[]> {
+  ): Promise<Array<string | Buffer>> {
     const rows = await this.#found(orgId, kind, query)
-      .select(this.#x.documentText(sql.ref("records.data")).as("text"))
+      .select(this.#x.documentJson(sql.ref("records.data")).as("json"))
       .execute();
-    return rows.map((row) => (row as { text: string }).text);
+    return rows.map((row) => (row as { json: string | Buffer }).json);
   }
 
   /** The matching records in sort order (then seq), at most `limit`: what both finds read. */
