@@ -9,18 +9,19 @@
 //
 // DATABASE_URL set: also PostgreSQL (a database of its own, seeded the same, dropped afterwards) vs SQLite.
 // Figures only: the exit code is 0 whatever the goals say, unless the run itself failed.
-import { spawn, spawnSync } from "node:child_process";
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import pg from "pg";
+import { childProcesses } from "./children.mjs";
+import { getJson, interleavedTimes, load as loadOf, median } from "./measure.mjs";
 import { formatSummary, summarizeProfile } from "./profile.mjs";
+import { formatTable } from "./table.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const serverDir = resolve(here, "..");
@@ -56,87 +57,9 @@ for (const [name, value] of Object.entries(knobs)) {
 }
 const log = (line) =>
   process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${line}\n`);
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
-
-// ---------------------------------------------------------------------------------------------------------
-// Child processes: each in its own process group, stdout/stderr to a log file, stopped with SIGTERM.
 
 const work = mkdtempSync(join(tmpdir(), "workapi-bench-"));
-const children = new Set();
-
-function freePort() {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => done(port));
-    });
-  });
-}
-
-/** Environment of a workapi child: the given mode, no PostgreSQL or Redis unless asked for. */
-function serverEnv(mode, databaseUrl) {
-  const { DATABASE_URL: _d, REDIS_URL: _r, ...env } = process.env;
-  return { ...env, NODE_ENV: mode, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
-}
-
-function start(name, command, args, env = process.env) {
-  const logFile = join(work, `${name}.log`);
-  const fd = openSync(logFile, "a");
-  const child = spawn(command, args, { env, stdio: ["ignore", fd, fd], detached: true, cwd: serverDir });
-  closeSync(fd);
-  const proc = { name, child, logFile, exited: false, startedAt: performance.now() };
-  child.once("exit", () => {
-    proc.exited = true;
-    children.delete(proc);
-  });
-  children.add(proc);
-  return proc;
-}
-
-function tail(proc) {
-  return readFileSync(proc.logFile, "utf8").split("\n").slice(-15).join("\n");
-}
-
-async function stop(proc) {
-  if (proc.exited) return;
-  const exited = new Promise((done) => proc.child.once("exit", done));
-  process.kill(-proc.child.pid, "SIGTERM");
-  const timer = setTimeout(() => !proc.exited && process.kill(-proc.child.pid, "SIGKILL"), 10_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** Polls until the URL answers 200; returns milliseconds since the process was spawned. */
-async function ready(proc, url, headers = {}, timeoutMs = 120_000) {
-  for (;;) {
-    if (proc.exited) throw new Error(`${proc.name} exited before it answered:\n${tail(proc)}`);
-    try {
-      const response = await fetch(url, { headers });
-      await response.arrayBuffer();
-      if (response.status === 200) return performance.now() - proc.startedAt;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() - proc.startedAt > timeoutMs) {
-      throw new Error(
-        `${proc.name} did not answer 200 on ${url} within ${timeoutMs / 1000} s:\n${tail(proc)}`,
-      );
-    }
-    await sleep(5);
-  }
-}
-
-function rssMb(proc) {
-  const status = readFileSync(`/proc/${proc.child.pid}/status`, "utf8");
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-  return kb / 1024;
-}
+const { children, start, stop, ready, rssMb, serverEnv, freePort } = childProcesses({ work, serverDir });
 
 async function startWorkapi(name, { mode = "production", dataDir, databaseUrl, nodeArgs = [], entry = cli }) {
   const port = await freePort();
@@ -171,44 +94,8 @@ async function seedData(name, databaseUrl) {
   return { dataDir, token: readFileSync(join(dataDir, "admin-token"), "utf8").trim() };
 }
 
-// ---------------------------------------------------------------------------------------------------------
-// Measuring.
-
-async function load(target, { connections = knobs.connections, duration = knobs.duration } = {}) {
-  const result = await autocannon({
-    url: target.url,
-    method: target.method ?? "GET",
-    headers: target.headers ?? {},
-    ...(target.body ? { body: target.body } : {}),
-    connections,
-    duration,
-  });
-  const ok = result["2xx"];
-  const bad = result.non2xx + result.errors + result.timeouts;
-  if (ok === 0 || bad > ok / 100) {
-    throw new Error(`${target.label}: ${ok} answers 2xx, ${result.non2xx} others, ${result.errors} errors`);
-  }
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
-}
-
-async function getJson(url, headers) {
-  const response = await fetch(url, { headers });
-  if (response.status !== 200) throw new Error(`GET ${url}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
-
-/** Median milliseconds of `fn` over `runs` calls, interleaved with the other functions given. */
-async function interleavedTimes(fns, runs) {
-  const times = fns.map(() => []);
-  for (let run = 0; run < runs; run++) {
-    for (const [i, fn] of fns.entries()) {
-      const t = performance.now();
-      await fn();
-      times[i].push(performance.now() - t);
-    }
-  }
-  return times.map(median);
-}
+const load = (target, options = {}) =>
+  loadOf(target, { connections: knobs.connections, duration: knobs.duration, ...options });
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -565,7 +452,7 @@ try {
 
   meta.loadAverageAfter = loadavg().map((n) => Number(n.toFixed(2)));
   meta.seconds = Math.round((performance.now() - started) / 1000);
-  printTable();
+  console.log(formatTable(rows, { ...meta, ...knobs }));
   if (profile) console.log(`\n${formatSummary(profile)}`);
   writeFileSync(flags.json, `${JSON.stringify({ meta, rows, raw }, null, 2)}\n`);
   console.log(`\nfigures written to ${flags.json}`);
@@ -581,47 +468,4 @@ try {
   }
   if (process.exitCode) log(`logs kept in ${work}`);
   else rmSync(work, { recursive: true, force: true });
-}
-
-function printTable() {
-  const number = (value, unit) =>
-    value === undefined
-      ? ""
-      : unit === "req/s"
-        ? Math.round(value).toLocaleString("en-US")
-        : value.toFixed(unit === "MB" ? 0 : 2);
-  const goalText = (r) => {
-    if (r.goal === undefined) return "";
-    if (r.measure.startsWith("cold start")) return `<= ${r.goal} ms`;
-    if (r.measure.startsWith("idle RSS")) return `<= ${r.goal} MB`;
-    if (r.measure.includes("development")) return `prod/dev <= ${r.goal}x`;
-    return `${r.goalKind} ${r.goal}x`;
-  };
-  const table = [
-    ["measure", "workapi", "peer", "peer figure", "ratio", "goal", ""],
-    ...rows.map((r) => [
-      r.measure,
-      number(r.ours, r.unit),
-      r.peerName,
-      number(r.peer, r.unit),
-      r.ratio === undefined ? "" : `${r.ratio.toFixed(2)}x`,
-      goalText(r),
-      r.pass === undefined ? "" : r.pass ? "pass" : "FAIL",
-    ]),
-  ];
-  const widths = table[0].map((_, i) => Math.max(...table.map((line) => line[i].length)));
-  const numeric = new Set([1, 3, 4]);
-  const format = (line) =>
-    line
-      .map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
-      .join("  ")
-      .trimEnd();
-  console.log(
-    `\nworkapi benchmark${quick ? " (--quick)" : ""}: ${meta.cpus} x ${meta.cpuModel}, Node ${meta.node}, ` +
-      `${knobs.connections} connections x ${knobs.duration} s x ${knobs.repetitions} repetitions (medians), ` +
-      `load average ${meta.loadAverageBefore.join(" ")} before, ${meta.loadAverageAfter.join(" ")} after, ${meta.seconds} s`,
-  );
-  console.log(format(table[0]));
-  console.log(widths.map((w) => "-".repeat(w)).join("  "));
-  for (const line of table.slice(1)) console.log(format(line));
 }

@@ -1,7 +1,8 @@
 // The store over SQL: one class, SqlStore, runs over a Kysely handle: the root store over the database, a
 // transaction's store over the Transaction. Where the two SQL dialects differ it asks ./expressions.ts;
 // everything a caller supplies reaches the database as a bound parameter.
-import { type Compilable, type CompiledQuery, type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import { CompiledQueries } from "./compiled-queries.js";
 import { type CredentialsRow, credentialsQuery, toCredentials } from "./credentials.js";
 import { decodeCursor, encodeCursor, listHash, type Position, positionOf } from "./cursors.js";
 import { checkLimit, Expressions, type Side, type SortSpec } from "./expressions.js";
@@ -29,6 +30,7 @@ const ORG_COUNTER = { orgId: "", prefix: "ORG" };
 export class SqlStore implements Store {
   readonly #db: Kysely<DB>;
   readonly #x: Expressions;
+  readonly #compiled: CompiledQueries;
 
   constructor(
     db: Kysely<DB>,
@@ -36,6 +38,7 @@ export class SqlStore implements Store {
   ) {
     this.#db = db;
     this.#x = new Expressions(dialect);
+    this.#compiled = new CompiledQueries(db);
   }
 
   /**
@@ -192,30 +195,10 @@ export class SqlStore implements Store {
   async findCredentials(hash: string): Promise<Credentials | undefined> {
     // On every request: the token, its organization and its subject in one query through the unique index
     // on hash, always read fresh, so a revocation or deactivation is seen by the very next request.
-    const [row] = await this.#compiled<CredentialsRow>("credentials", [hash], () =>
+    const [row] = await this.#compiled.run<CredentialsRow>("credentials", [hash], () =>
       credentialsQuery(this.#db, hash),
     );
     return row && toCredentials(row);
-  }
-
-  /** The compiled queries of the hot reads, by shape; see #compiled. */
-  readonly #compiledQueries = new Map<string, CompiledQuery>();
-
-  /**
-   * Runs the query `build` makes, compiled once per `shape` (Kysely builds and compiles a query tree on every
-   * call otherwise, a quarter of a read's time) and then run with each call's `parameters`, which must be the
-   * values `build` binds, in the order they appear in the SQL. The first compile checks that they are.
-   */
-  async #compiled<R>(shape: string, parameters: unknown[], build: () => Compilable): Promise<R[]> {
-    let query = this.#compiledQueries.get(shape);
-    if (!query) {
-      query = build().compile();
-      if (JSON.stringify(query.parameters) !== JSON.stringify(parameters)) {
-        throw new Error(`query ${shape} binds ${JSON.stringify(query.parameters)}, not the given parameters`);
-      }
-      this.#compiledQueries.set(shape, query);
-    }
-    return (await this.#db.executeQuery<R>({ ...query, parameters })).rows;
   }
 
   async getToken(orgId: string, id: string): Promise<TokenRecord | undefined> {
@@ -314,7 +297,7 @@ export class SqlStore implements Store {
     idOrDisplayId: string,
   ): Promise<StoredRecord<T> | undefined> {
     const column = idColumn(idOrDisplayId);
-    const [row] = await this.#compiled<RecordRow>(
+    const [row] = await this.#compiled.run<RecordRow>(
       `record by ${column} of ${kinds.length} kinds`,
       [orgId, ...kinds, idOrDisplayId, 1],
       () =>

@@ -1,0 +1,45 @@
+// The benchmark's table: figures, peer figures, ratios and goals, one row per measure.
+
+/** The run's rows as a table under a line naming the machine, the load and the run's settings. */
+export function formatTable(rows, run) {
+  const number = (value, unit) =>
+    value === undefined
+      ? ""
+      : unit === "req/s"
+        ? Math.round(value).toLocaleString("en-US")
+        : value.toFixed(unit === "MB" ? 0 : 2);
+  const goalText = (r) => {
+    if (r.goal === undefined) return "";
+    if (r.measure.startsWith("cold start")) return `<= ${r.goal} ms`;
+    if (r.measure.startsWith("idle RSS")) return `<= ${r.goal} MB`;
+    if (r.measure.includes("development")) return `prod/dev <= ${r.goal}x`;
+    return `${r.goalKind} ${r.goal}x`;
+  };
+  const table = [
+    ["measure", "workapi", "peer", "peer figure", "ratio", "goal", ""],
+    ...rows.map((r) => [
+      r.measure,
+      number(r.ours, r.unit),
+      r.peerName,
+      number(r.peer, r.unit),
+      r.ratio === undefined ? "" : `${r.ratio.toFixed(2)}x`,
+      goalText(r),
+      r.pass === undefined ? "" : r.pass ? "pass" : "FAIL",
+    ]),
+  ];
+  const widths = table[0].map((_, i) => Math.max(...table.map((line) => line[i].length)));
+  const numeric = new Set([1, 3, 4]);
+  const format = (line) =>
+    line
+      .map((cell, i) => (numeric.has(i) ? cell.padStart(widths[i]) : cell.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
+  return [
+    `\nworkapi benchmark${run.quick ? " (--quick)" : ""}: ${run.cpus} x ${run.cpuModel}, Node ${run.node}, ` +
+      `${run.connections} connections x ${run.duration} s x ${run.repetitions} repetitions (medians), ` +
+      `load average ${run.loadAverageBefore.join(" ")} before, ${run.loadAverageAfter.join(" ")} after, ${run.seconds} s`,
+    format(table[0]),
+    widths.map((w) => "-".repeat(w)).join("  "),
+    ...table.slice(1).map(format),
+  ].join("\n");
+}
