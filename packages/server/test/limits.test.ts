@@ -113,12 +113,10 @@ describe("failed authentication limited per client address", () => {
     expect(answers[3]?.headers.get("retry-after")).toBe(String(answers[3]?.body.retry_after));
 
     // Blocked: neither a guess nor a good token from this address costs a lookup until the window ends.
-    const store = server.store as typeof server.store & {
-      findTokenByHash: typeof server.store.findTokenByHash;
-    };
-    const original = store.findTokenByHash.bind(store);
+    const store = server.store;
+    const original = store.findCredentials.bind(store);
     let lookups = 0;
-    store.findTokenByHash = (hash) => {
+    store.findCredentials = (hash) => {
       lookups++;
       return original(hash);
     };
@@ -130,7 +128,7 @@ describe("failed authentication limited per client address", () => {
       expect(guess.headers.get("x-ratelimit-remaining")).toBe("0");
       expect(lookups).toBe(0);
     } finally {
-      store.findTokenByHash = original;
+      store.findCredentials = original;
     }
     expect(server.app.violations).toEqual([]);
   });

@@ -1,6 +1,7 @@
 // What authenticates a request, read in one query: the token, its organization and its subject, through the
 // unique index on the token's hash. The store compiles the query once; only the hash changes per request.
 import type { Compilable, Kysely } from "kysely";
+import type { CompiledQueries } from "./compiled-queries.js";
 import { toDevUser, toOrg, toToken } from "./rows.js";
 import type { DB, TokensTable } from "./tables.js";
 import type { Credentials, Org } from "./types.js";
@@ -49,6 +50,16 @@ export function credentialsQuery(db: Kysely<DB>, hash: string): Compilable {
     .where("tokens.hash", "=", hash);
 }
 
+/** The credentials of `hash`, read with its query compiled once. */
+export async function readCredentials(
+  queries: CompiledQueries,
+  db: Kysely<DB>,
+  hash: string,
+): Promise<Credentials | undefined> {
+  const [row] = await queries.run<CredentialsRow>("credentials", [hash], () => credentialsQuery(db, hash));
+  return row && toCredentials(row);
+}
+
 export function toCredentials(row: CredentialsRow): Credentials {
   return {
     token: toToken(row),
@@ -79,4 +90,42 @@ export function toCredentials(row: CredentialsRow): Credentials {
           }),
         }),
   };
+}
+
+/**
+ * Credentials by token hash, kept only while the database is unchanged: `changes` is a number that moves on
+ * every commit to the database by any connection, in any process (SQLite's `PRAGMA data_version` on the read
+ * connection). Any commit anywhere (a revocation, a deactivation, or any other write) empties the cache
+ * before the next lookup, so a revoked token fails on its very next request in every process sharing the
+ * file; an expiry is checked on every request from the cached token. No time-based expiry is involved.
+ */
+export class CredentialsCache {
+  readonly #entries = new Map<string, Credentials>();
+  #version: number | undefined;
+
+  constructor(
+    private readonly changes: () => number,
+    private readonly size = 10_000,
+  ) {}
+
+  /** The credentials of `hash`: kept ones while the database is unchanged, else `read` (and kept). */
+  async through(
+    hash: string,
+    read: () => Promise<Credentials | undefined>,
+  ): Promise<Credentials | undefined> {
+    const version = this.changes();
+    if (version !== this.#version) {
+      this.#entries.clear();
+      this.#version = version;
+    }
+    const kept = this.#entries.get(hash);
+    if (kept) return kept;
+    const credentials = await read();
+    // Not kept if the database changed meanwhile: they could predate that change.
+    if (credentials && version === this.#version && this.changes() === version) {
+      if (this.#entries.size >= this.size) this.#entries.clear();
+      this.#entries.set(hash, credentials);
+    }
+    return credentials;
+  }
 }

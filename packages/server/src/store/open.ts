@@ -18,6 +18,7 @@ import {
   SqliteDriver,
   sql,
 } from "kysely";
+import { CredentialsCache } from "./credentials.js";
 import { type DialectName, migrationProvider } from "./migrations.js";
 import { SqlStore } from "./sql-store.js";
 import type { DB } from "./tables.js";
@@ -104,7 +105,9 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
     dialect: new SplitSqliteDialect(writer, withStatementCache(reader)),
     ...(options.log ? { log: options.log } : {}),
   });
-  return new SqlStore(split, "sqlite");
+  // Moves whenever another connection (this process's writer, or any other process) commits to the file.
+  const dataVersion = reader.prepare("pragma data_version").pluck();
+  return new SqlStore(split, "sqlite", new CredentialsCache(() => dataVersion.get() as number));
 }
 
 async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Promise<Store> {

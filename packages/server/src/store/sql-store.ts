@@ -3,7 +3,7 @@
 // everything a caller supplies reaches the database as a bound parameter.
 import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { CompiledQueries } from "./compiled-queries.js";
-import { type CredentialsRow, credentialsQuery, toCredentials } from "./credentials.js";
+import { type CredentialsCache, readCredentials } from "./credentials.js";
 import { decodeCursor, encodeCursor, listHash, type Position, positionOf } from "./cursors.js";
 import { checkLimit, Expressions, type Side, type SortSpec } from "./expressions.js";
 import type { DialectName } from "./migrations.js";
@@ -35,6 +35,7 @@ export class SqlStore implements Store {
   constructor(
     db: Kysely<DB>,
     readonly dialect: DialectName,
+    private readonly credentialsCache?: CredentialsCache,
   ) {
     this.#db = db;
     this.#x = new Expressions(dialect);
@@ -193,12 +194,10 @@ export class SqlStore implements Store {
   }
 
   async findCredentials(hash: string): Promise<Credentials | undefined> {
-    // On every request: the token, its organization and its subject in one query through the unique index
-    // on hash, always read fresh, so a revocation or deactivation is seen by the very next request.
-    const [row] = await this.#compiled.run<CredentialsRow>("credentials", [hash], () =>
-      credentialsQuery(this.#db, hash),
-    );
-    return row && toCredentials(row);
+    // On every request, through the unique index on hash; a file-backed SQLite store keeps the answer while
+    // the database is unchanged (see CredentialsCache), so a revocation is still seen by the next request.
+    const read = () => readCredentials(this.#compiled, this.#db, hash);
+    return this.credentialsCache ? this.credentialsCache.through(hash, read) : read();
   }
 
   async getToken(orgId: string, id: string): Promise<TokenRecord | undefined> {

@@ -1,0 +1,65 @@
+// What authenticates a request, looked up by the token's hash: always as the database is now. A store on a
+// SQLite file keeps what it read while the file is unchanged; any commit, from this store or from another
+// process's, makes the next lookup read again.
+import { randomBytes } from "node:crypto";
+import { expect, it } from "vitest";
+import { openStore } from "../../src/store/open.js";
+import { describeStores } from "./suite.js";
+
+describeStores("credentials", (env) => {
+  const newToken = async () => {
+    const actor = await env.newActor();
+    const hash = randomBytes(32).toString("hex");
+    const token = await env.store.createToken(actor, {
+      subject: actor.user.id,
+      hash,
+      token_hint: "abcd",
+      requested_token_type: "urn:vendor:params:oauth:token-type:pat",
+      scopes: ["read"],
+      client_id: null,
+      expires_at: null,
+    });
+    return { actor, hash, token };
+  };
+  const lookups = () => env.queries.filter((query) => query.includes('"tokens"."hash"')).length;
+
+  it("sees a revocation and a deactivation made by this store on the very next lookup", async () => {
+    const { actor, hash, token } = await newToken();
+    expect((await env.store.findCredentials(hash))?.token.status).toBe("active");
+    await env.store.revokeToken(actor, token.id);
+    expect((await env.store.findCredentials(hash))?.token.status).toBe("revoked");
+    await env.store.setOrgStatus(actor.orgId, "deactivated");
+    expect((await env.store.findCredentials(hash))?.org?.status).toBe("deactivated");
+  });
+
+  it("sees a revocation and a deactivation made by another store on the very next lookup", async () => {
+    if (!env.target.reopenable) return; // an in-memory database has no second store
+    const { actor, hash, token } = await newToken();
+    expect((await env.store.findCredentials(hash))?.token.status).toBe("active");
+    expect((await env.store.findCredentials(hash))?.token.status).toBe("active");
+    // As another server process, or `workapi-server token revoke` / `org deactivate`, would.
+    const other = await openStore(env.target.options);
+    try {
+      await other.revokeToken(actor, token.id);
+      expect((await env.store.findCredentials(hash))?.token.status).toBe("revoked");
+      await other.setOrgStatus(actor.orgId, "deactivated");
+      expect((await env.store.findCredentials(hash))?.org?.status).toBe("deactivated");
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("reads a repeat lookup again unless the store is on a SQLite file that has not changed", async () => {
+    const { hash } = await newToken();
+    await env.store.findCredentials(hash);
+    const before = lookups();
+    await env.store.findCredentials(hash);
+    await env.store.findCredentials(hash);
+    const cached = env.target.reopenable && !env.target.multiConnection;
+    expect(lookups() - before).toBe(cached ? 0 : 2);
+    // Any commit ends what was kept: the next lookup reads.
+    await env.newActor();
+    await env.store.findCredentials(hash);
+    expect(lookups() - before).toBe(cached ? 1 : 3);
+  });
+});
