@@ -93,35 +93,43 @@ export function toCredentials(row: CredentialsRow): Credentials {
 }
 
 /**
- * Credentials by token hash, kept only while the database is unchanged: `changes` is a number that moves on
+ * Credentials by token hash, kept only while no token, organization or user has changed. `changes` moves on
  * every commit to the database by any connection, in any process (SQLite's `PRAGMA data_version` on the read
- * connection). Any commit anywhere (a revocation, a deactivation, or any other write) empties the cache
- * before the next lookup, so a revoked token fails on its very next request in every process sharing the
- * file; an expiry is checked on every request from the cached token. No time-based expiry is involved.
+ * connection), and costs nothing to read; when it has moved, `credentialChanges` (a counter that triggers move
+ * with every insert, update or delete of a token, organization or user, in the same transaction) says whether
+ * the commits touched credentials, and only then is everything kept dropped. So a revocation or deactivation
+ * fails the very next request in every process sharing the file, writes to other records keep the cache, and
+ * expiry is checked on every request from the kept token. No time-based expiry is involved.
  */
 export class CredentialsCache {
   readonly #entries = new Map<string, Credentials>();
   #version: number | undefined;
+  #credentialVersion: number | undefined;
 
   constructor(
     private readonly changes: () => number,
+    private readonly credentialChanges: () => number,
     private readonly size = 10_000,
   ) {}
 
-  /** The credentials of `hash`: kept ones while the database is unchanged, else `read` (and kept). */
+  /** The credentials of `hash`: kept ones while credentials are unchanged, else `read` (and kept). */
   async through(
     hash: string,
     read: () => Promise<Credentials | undefined>,
   ): Promise<Credentials | undefined> {
     const version = this.changes();
     if (version !== this.#version) {
-      this.#entries.clear();
+      const credentialVersion = this.credentialChanges();
+      if (credentialVersion !== this.#credentialVersion) {
+        this.#entries.clear();
+        this.#credentialVersion = credentialVersion;
+      }
       this.#version = version;
     }
     const kept = this.#entries.get(hash);
     if (kept) return kept;
     const credentials = await read();
-    // Not kept if the database changed meanwhile: they could predate that change.
+    // Not kept if anything committed meanwhile: they could predate a change to credentials.
     if (credentials && version === this.#version && this.changes() === version) {
       if (this.#entries.size >= this.size) this.#entries.clear();
       this.#entries.set(hash, credentials);

@@ -8,6 +8,7 @@ export type DialectName = "sqlite" | "postgres";
 export function migrationProvider(dialect: DialectName): MigrationProvider {
   const migrations: Record<string, Migration> = {
     "0001_initial": initial(dialect),
+    "0002_credential_changes": credentialChanges(dialect),
   };
   return { getMigrations: async () => migrations };
 }
@@ -159,6 +160,43 @@ function initial(dialect: DialectName): Migration {
       for (const table of ["records", "tokens", "dev_users", "counters", "orgs"]) {
         await db.schema.dropTable(table).ifExists().execute();
       }
+    },
+  };
+}
+
+/** The tables a request's credentials are read from: a change to any of them counts as a credential change. */
+const CREDENTIAL_TABLES = ["tokens", "orgs", "dev_users"];
+
+/**
+ * On SQLite, a one-row counter that triggers move in the same transaction as every insert, update or delete
+ * of a token, organization or user: a store that keeps credentials (see CredentialsCache) reads it when the
+ * file has changed, and keeps what it holds when the change was elsewhere. PostgreSQL keeps no credentials,
+ * so the migration does nothing there.
+ */
+function credentialChanges(dialect: DialectName): Migration {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      if (dialect === "postgres") return;
+      await sql`create table if not exists credential_changes (id integer primary key check (id = 1), n integer not null)`.execute(
+        db,
+      );
+      await sql`insert or ignore into credential_changes (id, n) values (1, 0)`.execute(db);
+      for (const table of CREDENTIAL_TABLES) {
+        for (const event of ["insert", "update", "delete"]) {
+          await sql`create trigger if not exists ${sql.id(`${table}_${event}_credential_change`)} after ${sql.raw(
+            event,
+          )} on ${sql.id(table)} begin update credential_changes set n = n + 1 where id = 1; end`.execute(db);
+        }
+      }
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      if (dialect === "postgres") return;
+      for (const table of CREDENTIAL_TABLES) {
+        for (const event of ["insert", "update", "delete"]) {
+          await sql`drop trigger if exists ${sql.id(`${table}_${event}_credential_change`)}`.execute(db);
+        }
+      }
+      await sql`drop table if exists credential_changes`.execute(db);
     },
   };
 }

@@ -107,7 +107,12 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
   });
   // Moves whenever another connection (this process's writer, or any other process) commits to the file.
   const dataVersion = reader.prepare("pragma data_version").pluck();
-  return new SqlStore(split, "sqlite", new CredentialsCache(() => dataVersion.get() as number));
+  const credentialChanges = reader.prepare("select n from credential_changes where id = 1").pluck();
+  const cache = new CredentialsCache(
+    () => dataVersion.get() as number,
+    () => credentialChanges.get() as number,
+  );
+  return new SqlStore(split, "sqlite", cache);
 }
 
 async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Promise<Store> {

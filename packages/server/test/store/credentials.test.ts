@@ -1,6 +1,6 @@
 // What authenticates a request, looked up by the token's hash: always as the database is now. A store on a
-// SQLite file keeps what it read while the file is unchanged; any commit, from this store or from another
-// process's, makes the next lookup read again.
+// SQLite file keeps what it read while no token, organization or user has changed; such a change, by this
+// store or another process's, makes the next lookup read again.
 import { randomBytes } from "node:crypto";
 import { expect, it } from "vitest";
 import { openStore } from "../../src/store/open.js";
@@ -49,17 +49,21 @@ describeStores("credentials", (env) => {
     }
   });
 
-  it("reads a repeat lookup again unless the store is on a SQLite file that has not changed", async () => {
-    const { hash } = await newToken();
+  it("reads a repeat lookup again unless it is on a SQLite file whose credentials have not changed", async () => {
+    const { actor, hash } = await newToken();
     await env.store.findCredentials(hash);
     const before = lookups();
     await env.store.findCredentials(hash);
     await env.store.findCredentials(hash);
     const cached = env.target.reopenable && !env.target.multiConnection;
     expect(lookups() - before).toBe(cached ? 0 : 2);
-    // Any commit ends what was kept: the next lookup reads.
+    // A write to other records keeps what was kept.
+    await env.work(actor, { title: "Not a credential" });
+    await env.store.findCredentials(hash);
+    expect(lookups() - before).toBe(cached ? 0 : 3);
+    // A new organization and user are a change to credentials: the next lookup reads.
     await env.newActor();
     await env.store.findCredentials(hash);
-    expect(lookups() - before).toBe(cached ? 1 : 3);
+    expect(lookups() - before).toBe(cached ? 1 : 4);
   });
 });
