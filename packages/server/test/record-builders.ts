@@ -63,6 +63,14 @@ export async function createPart(
   return body.part as { id: string; display_id: string; name: string; type: string };
 }
 
+/** A product with a capability and, under it, a feature: the parts most work-item tests file their works under. */
+export async function createFeature(server: TestServer) {
+  const product = await createPart(server, "product", "Reports");
+  const capability = await createPart(server, "capability", "Reporting", product.id);
+  const feature = await createPart(server, "feature", "Report export", capability.id);
+  return { product, feature };
+}
+
 export async function createWork(
   server: TestServer,
   fields: Record<string, unknown> & { applies_to_part: string },

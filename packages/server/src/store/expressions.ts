@@ -1,8 +1,9 @@
 // SQL expressions: filters, sort keys and keyset conditions. Where SQLite and PostgreSQL differ (JSON access,
 // collation, row locks), the Expressions class builds the right fragment.
-import { type RawBuilder, type SqlBool, sql } from "kysely";
+import { type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
 import type { Position } from "./cursors.js";
 import type { DialectName } from "./migrations.js";
+import type { DB } from "./tables.js";
 import type { Filter, SortKey } from "./types.js";
 
 type Sql = RawBuilder<unknown>;
@@ -319,4 +320,22 @@ function jsonValue(value: string | number | boolean): string | number {
 export function checkLimit(limit: number): number {
   if (!Number.isInteger(limit) || limit < 1) throw new Error(`Invalid limit: ${limit}`);
   return limit;
+}
+
+/**
+ * Orders `query` by each sort key (as `sortValue` gives it: the expression, or the column it was selected as),
+ * then by seq in the last key's direction; every direction flipped when `reverse`.
+ */
+export function sortedBy<Q extends SelectQueryBuilder<DB, "records", object>>(
+  query: Q,
+  keys: SortSpec[],
+  reverse: boolean,
+  sortValue: (key: SortSpec, index: number) => Expression<unknown>,
+): Q {
+  const flip = (direction: "asc" | "desc") => (reverse ? (direction === "asc" ? "desc" : "asc") : direction);
+  let sorted = query;
+  keys.forEach((key, i) => {
+    sorted = sorted.orderBy(sortValue(key, i), flip(key.direction)) as Q;
+  });
+  return sorted.orderBy("records.seq", flip(keys.at(-1)?.direction ?? "asc")) as Q;
 }

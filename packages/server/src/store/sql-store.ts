@@ -5,7 +5,7 @@ import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { CompiledQueries } from "./compiled-queries.js";
 import { type CredentialsCache, readCredentials } from "./credentials.js";
 import { decodeCursor, encodeCursor, listHash, type Position, positionOf } from "./cursors.js";
-import { checkLimit, Expressions, type Side, type SortSpec } from "./expressions.js";
+import { checkLimit, Expressions, type Side, type SortSpec, sortedBy } from "./expressions.js";
 import type { DialectName } from "./migrations.js";
 import { idColumn, now, rethrowConflict, toDevUser, toOrg, toRecord, toToken } from "./rows.js";
 import type { DB, DevUsersTable, RecordRow, TokensTable } from "./tables.js";
@@ -413,9 +413,8 @@ export class SqlStore implements Store {
   /** The matching records in sort order (then seq), at most `limit`: what both finds read. */
   #found(orgId: string, kind: string, query: Omit<ListQuery, "cursor" | "mode">) {
     const keys = this.#x.sortKeys(query.sort);
-    let found = this.#scope(orgId, kind, query.filter);
-    for (const key of keys) found = found.orderBy(key.expr, key.direction);
-    return found.orderBy("records.seq", keys.at(-1)?.direction ?? "asc").limit(checkLimit(query.limit));
+    const sorted = sortedBy(this.#scope(orgId, kind, query.filter), keys, false, (key) => key.expr);
+    return sorted.limit(checkLimit(query.limit));
   }
 
   /**
@@ -480,19 +479,13 @@ export class SqlStore implements Store {
     keys: SortSpec[],
     reverse: boolean,
   ): SelectQueryBuilder<DB, "records", RecordRow & Record<string, unknown>> {
-    let query = scope
+    const query = scope
       .selectAll("records")
       .select(keys.map((key, i) => key.expr.as(`s${i}`))) as SelectQueryBuilder<
       DB,
       "records",
       RecordRow & Record<string, unknown>
     >;
-    const flip = (direction: "asc" | "desc") =>
-      reverse ? (direction === "asc" ? "desc" : "asc") : direction;
-    keys.forEach((key, i) => {
-      query = query.orderBy(sql.ref(`s${i}`), flip(key.direction));
-    });
-    const last = keys[keys.length - 1]?.direction ?? "asc";
-    return query.orderBy("records.seq", flip(last));
+    return sortedBy(query, keys, reverse, (_, i) => sql.ref(`s${i}`));
   }
 }

@@ -2,17 +2,14 @@
 // stage diagram allows on update.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databases, startTestServer, type TestServer } from "../harness.js";
-import { changeEvents, createPart, createStage, createWork } from "../record-builders.js";
+import { changeEvents, createFeature, createStage, createWork } from "../record-builders.js";
 
 describe.each(databases)("works in stages on %s", (database) => {
   let server: TestServer;
   let feature: { id: string; display_id: string; name: string };
-  let product: { id: string; display_id: string; name: string };
   beforeAll(async () => {
     server = await startTestServer(database);
-    product = await createPart(server, "product", "Reports");
-    const capability = await createPart(server, "capability", "Reporting", product.id);
-    feature = await createPart(server, "feature", "Report export", capability.id);
+    ({ feature } = await createFeature(server));
   });
   afterAll(async () => {
     await server.close();

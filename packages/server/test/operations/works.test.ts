@@ -4,7 +4,7 @@ import { databases, startTestServer, type TestServer } from "../harness.js";
 import {
   artifact,
   changeEvents,
-  createPart,
+  createFeature,
   createStage,
   createUser,
   createWork,
@@ -17,9 +17,7 @@ describe.each(databases)("works on %s", (database) => {
   let product: { id: string; display_id: string; name: string };
   beforeAll(async () => {
     server = await startTestServer(database);
-    product = await createPart(server, "product", "Reports");
-    const capability = await createPart(server, "capability", "Reporting", product.id);
-    feature = await createPart(server, "feature", "Report export", capability.id);
+    ({ product, feature } = await createFeature(server));
   });
   afterAll(async () => {
     await server.close();
