@@ -2,7 +2,7 @@ import type { Account } from "@workapi/types";
 import { ApiError } from "../http/errors.js";
 import { dateFilter, refIn, valueIn } from "./support/filters.js";
 import type { Handlers } from "./support/handler.js";
-import { allOf, listPage, mustGet } from "./support/records.js";
+import { allOf, mustGet, storedPage } from "./support/records.js";
 import { FAMILIES, resolveUsers } from "./support/references.js";
 
 export const accounts = {
@@ -49,7 +49,7 @@ export const accounts = {
 
   // sort_by: display_name, created_date, modified_date, object_version.
   "accounts.list": async (ctx, input) => {
-    const { items, ...cursors } = await listPage<Account>(ctx, FAMILIES.account.kind, input, {
+    return storedPage<"accounts", Account>(ctx, "accounts", FAMILIES.account.kind, input, {
       filter: allOf(
         valueIn("label", input.display_name),
         input.external_refs?.length
@@ -61,6 +61,5 @@ export const accounts = {
       ),
       sortable: { display_name: { path: "label" } },
     });
-    return { accounts: items, ...cursors };
   },
 } satisfies Partial<Handlers>;

@@ -1,6 +1,6 @@
 import type { CodeChange } from "@workapi/types";
 import type { Handlers } from "./support/handler.js";
-import { listPage, mustGet } from "./support/records.js";
+import { mustGet, storedPage } from "./support/records.js";
 import { FAMILIES } from "./support/references.js";
 
 export const codeChanges = {
@@ -20,9 +20,8 @@ export const codeChanges = {
 
   // sort_by: title, created_date, modified_date, object_version.
   "code-changes.list": async (ctx, input) => {
-    const { items, ...cursors } = await listPage<CodeChange>(ctx, FAMILIES.code_change.kind, input, {
+    return storedPage<"code_changes", CodeChange>(ctx, "code_changes", FAMILIES.code_change.kind, input, {
       sortable: { title: { path: "label" } },
     });
-    return { code_changes: items, ...cursors };
   },
 } satisfies Partial<Handlers>;

@@ -5,7 +5,7 @@ import { type ArtifactRef, attachArtifacts, checkArtifacts } from "./support/att
 import { checkCustomFields, recordChange } from "./support/change-events.js";
 import { refAny, refIn, valueIn } from "./support/filters.js";
 import type { Handlers } from "./support/handler.js";
-import { allOf, listPage, mustGet } from "./support/records.js";
+import { allOf, mustGet, storedPage } from "./support/records.js";
 import { FAMILIES, resolveRecord, resolveStage, resolveTags, resolveUsers } from "./support/references.js";
 
 const OBJECT_TYPE = "conversation";
@@ -131,17 +131,22 @@ export const conversations = {
 
   // sort_by: title, created_date, modified_date, object_version.
   "conversations.list": async (ctx, input) => {
-    const { items, ...cursors } = await listPage<Conversation>(ctx, FAMILIES.conversation.kind, input, {
-      filter: allOf(
-        refIn("account", input.account),
-        refAny("members", input.members),
-        refAny("owned_by", input.owned_by),
-        valueIn("source_channel", input.source_channel),
-        valueIn("stage.name", input.stage?.name),
-        refAny("tags", input.tags, "tag"),
-      ),
-      sortable: { title: { path: "label" } },
-    });
-    return { conversations: items, ...cursors };
+    return storedPage<"conversations", Conversation>(
+      ctx,
+      "conversations",
+      FAMILIES.conversation.kind,
+      input,
+      {
+        filter: allOf(
+          refIn("account", input.account),
+          refAny("members", input.members),
+          refAny("owned_by", input.owned_by),
+          valueIn("source_channel", input.source_channel),
+          valueIn("stage.name", input.stage?.name),
+          refAny("tags", input.tags, "tag"),
+        ),
+        sortable: { title: { path: "label" } },
+      },
+    );
   },
 } satisfies Partial<Handlers>;

@@ -6,7 +6,7 @@ import type { Filter } from "../store/types.js";
 import { checkCustomFields } from "./support/change-events.js";
 import { compileExpressions, readExpressions } from "./support/custom-object-filters.js";
 import type { Context, Handlers, Input } from "./support/handler.js";
-import { allOf, listPage } from "./support/records.js";
+import { allOf, storedPage } from "./support/records.js";
 import { FAMILIES, resolveStage } from "./support/references.js";
 import { checkEntry, diagramFor, startStage } from "./support/stage-rules.js";
 
@@ -80,7 +80,7 @@ export const customObjects = {
 
   // Sortable: title, unique_key, stage.name, created_date, modified_date, object_version.
   "custom-objects.list": async (ctx, input) => {
-    const { items, ...cursors } = await listPage<CustomObject>(ctx, FAMILIES.custom_object.kind, input, {
+    return storedPage<"result", CustomObject>(ctx, "result", FAMILIES.custom_object.kind, input, {
       filter: allOf(ofLeafType(input.leaf_type), expressionFilter(ctx, input.filter, "filter")),
       sortable: {
         title: { path: "label" },
@@ -88,6 +88,5 @@ export const customObjects = {
         "stage.name": { path: "stage.name" },
       },
     });
-    return { result: items, ...cursors };
   },
 } satisfies Partial<Handlers>;

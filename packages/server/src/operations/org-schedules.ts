@@ -4,7 +4,7 @@ import type { OrgSchedule, OrgScheduleFragment } from "@workapi/types";
 import { notPermitted } from "../http/errors.js";
 import { dateFilter, refIn } from "./support/filters.js";
 import type { Context, Handlers } from "./support/handler.js";
-import { allOf, listPage } from "./support/records.js";
+import { allOf, storedPage } from "./support/records.js";
 import { FAMILIES, resolveRecord } from "./support/references.js";
 import { checkName } from "./support/schedule-rules.js";
 
@@ -119,7 +119,7 @@ export const orgSchedules = {
   // Sortable: name, status, valid_until, created_date, modified_date, object_version.
   "org-schedules.list": async (ctx, input) => {
     const creators = input.created_by_id ?? [];
-    const { items, ...cursors } = await listPage<OrgSchedule>(ctx, FAMILIES.org_schedule.kind, input, {
+    return storedPage<"org_schedules", OrgSchedule>(ctx, "org_schedules", FAMILIES.org_schedule.kind, input, {
       filter: allOf(
         input.status?.length ? { op: "in", path: "status", values: input.status } : undefined,
         refIn("created_by", creators),
@@ -131,6 +131,5 @@ export const orgSchedules = {
         valid_until: { path: "valid_until" },
       },
     });
-    return { org_schedules: items, ...cursors };
   },
 } satisfies Partial<Handlers>;

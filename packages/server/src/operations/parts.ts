@@ -9,7 +9,7 @@ import { recordChange } from "./support/change-events.js";
 import { refAny, refIn } from "./support/filters.js";
 import type { Context, Handlers, Input } from "./support/handler.js";
 import { readableTypes } from "./support/readable-types.js";
-import { allOf, listPage, mustGet, type Sortable } from "./support/records.js";
+import { allOf, mustGet, type Sortable, storedPage } from "./support/records.js";
 import {
   FAMILIES,
   PART_TYPES,
@@ -145,7 +145,7 @@ export const parts = {
 
   "parts.list": async (ctx, input) => {
     const types = readableTypes(ctx, input.type, PART_TYPES);
-    const { items, ...cursors } = await listPage<Part>(ctx, PART_KIND, input, {
+    return storedPage<"parts", Part>(ctx, "parts", PART_KIND, input, {
       filter: allOf(
         types.length < PART_TYPES.length && { op: "in", path: "subtype", values: types },
         input.name?.length ? { op: "in", path: "label", values: input.name } : undefined,
@@ -156,7 +156,6 @@ export const parts = {
       ),
       sortable: SORTABLE,
     });
-    return { parts: items, ...cursors };
   },
 
   // A part that is the parent of other parts stays until they are deleted or moved.

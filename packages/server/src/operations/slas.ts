@@ -3,7 +3,7 @@ import type { Sla, SlaPolicy } from "@workapi/types";
 import { notPermitted } from "../http/errors.js";
 import type { Filter } from "../store/types.js";
 import type { Context, Handlers, Input } from "./support/handler.js";
-import { allOf, listPage, mustGet } from "./support/records.js";
+import { allOf, mustGet, storedPage } from "./support/records.js";
 import { FAMILIES, resolveParts, resolveRecord, resolveUsers } from "./support/references.js";
 
 type SlaStatus = NonNullable<Sla["status"]>;
@@ -131,7 +131,7 @@ export const slas = {
 
   // Sortable: name, status, sla_type, evaluation_period, created_date, modified_date, object_version.
   "slas.list": async (ctx, input) => {
-    const { items, ...cursors } = await listPage<Sla>(ctx, FAMILIES.sla.kind, input, {
+    return storedPage<"slas", Sla>(ctx, "slas", FAMILIES.sla.kind, input, {
       filter: allOf(
         appliesToFilter(input),
         input.sla_type?.length ? { op: "in", path: "sla_type", values: input.sla_type } : undefined,
@@ -144,7 +144,6 @@ export const slas = {
         evaluation_period: { path: "evaluation_period" },
       },
     });
-    return { slas: items, ...cursors };
   },
 
   "slas.update": async (ctx, input) => {

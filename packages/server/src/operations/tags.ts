@@ -1,6 +1,6 @@
 import type { Tag } from "@workapi/types";
 import type { Handlers } from "./support/handler.js";
-import { allOf, listPage } from "./support/records.js";
+import { allOf, storedPage } from "./support/records.js";
 import { FAMILIES } from "./support/references.js";
 
 export const tags = {
@@ -20,10 +20,9 @@ export const tags = {
   },
 
   "tags.list": async (ctx, input) => {
-    const { items, ...cursors } = await listPage<Tag>(ctx, "tag", input, {
+    return storedPage<"tags", Tag>(ctx, "tags", "tag", input, {
       filter: allOf(input.name?.length ? { op: "in", path: "label", values: input.name } : undefined),
       sortable: { name: { path: "label" } },
     });
-    return { tags: items, ...cursors };
   },
 } satisfies Partial<Handlers>;

@@ -9,7 +9,7 @@ import type { Filter, StoredRecord } from "../store/types.js";
 import { referencesIn } from "./support/atom-summaries.js";
 import { checkArtifacts, syncArtifactParents } from "./support/attachments.js";
 import type { Context, Handlers } from "./support/handler.js";
-import { allOf, listPage } from "./support/records.js";
+import { allOf, storedPage } from "./support/records.js";
 import { FAMILIES, idTypeOf } from "./support/references.js";
 
 const ENTRY_KIND = FAMILIES.timeline_entry.kind;
@@ -109,13 +109,12 @@ export const timelineEntries = {
 
   "timeline-entries.list": async (ctx, input) => {
     const { record: owner } = await timelineOwner(ctx, "object", input.object);
-    const { items, ...cursors } = await listPage<TimelineEntry>(ctx, ENTRY_KIND, input, {
+    return storedPage<"timeline_entries", TimelineEntry>(ctx, "timeline_entries", ENTRY_KIND, input, {
       filter: allOf(
         { op: "eq", path: "parent_id", value: owner.id },
         input.visibility?.length ? { op: "in", path: "visibility", values: input.visibility } : undefined,
         seenByCaller(ctx),
       ),
     });
-    return { timeline_entries: items, ...cursors };
   },
 } satisfies Partial<Handlers>;

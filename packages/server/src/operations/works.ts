@@ -10,7 +10,15 @@ import { canonical, checkCustomFields, fieldDeltas, recordChange } from "./suppo
 import { dateFilter, refAny, refIn } from "./support/filters.js";
 import type { Context, Handlers, Input } from "./support/handler.js";
 import { readableTypes } from "./support/readable-types.js";
-import { allOf, BASE_SORTABLE, listPage, mustGet, type Sortable, sortKeys } from "./support/records.js";
+import {
+  allOf,
+  BASE_SORTABLE,
+  mustGet,
+  mustGetJson,
+  type Sortable,
+  sortKeys,
+  storedPage,
+} from "./support/records.js";
 import {
   FAMILIES,
   invalidId,
@@ -230,8 +238,10 @@ export const works = {
   },
 
   "works.get": async (ctx, input) => {
-    const record = await workFor(ctx, input.id);
-    return { work: record.data as Work };
+    // Answered with the work's stored document as it is (it holds every field the answer has).
+    const record = await mustGetJson(ctx, [WORK_KIND], input.id, "Work item");
+    ctx.requireType(record.subtype ?? "", [record.id]);
+    return JsonText.under<"work", Work>("work", record.json);
   },
 
   "works.update": async (ctx, input) => {
@@ -339,11 +349,10 @@ export const works = {
   },
 
   "works.list": async (ctx, input) => {
-    const { items, ...cursors } = await listPage<Work>(ctx, WORK_KIND, input, {
+    return storedPage<"works", Work>(ctx, "works", WORK_KIND, input, {
       filter: await worksFilter(ctx, input),
       sortable: SORTABLE,
     });
-    return { works: items, ...cursors };
   },
 
   // Not paginated: the first `first` matching works (default 50, at most 5000) in the order of `sort_by`.

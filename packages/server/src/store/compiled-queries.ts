@@ -5,22 +5,28 @@ import type { Compilable, CompiledQuery, Kysely } from "kysely";
 import type { DB } from "./tables.js";
 
 export class CompiledQueries {
-  readonly #queries = new Map<string, CompiledQuery>();
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly queries = new Map<string, CompiledQuery>(),
+  ) {}
 
-  constructor(private readonly db: Kysely<DB>) {}
+  /** The same compiled queries, run on `db`: a transaction of the database they were compiled for. */
+  on(db: Kysely<DB>): CompiledQueries {
+    return new CompiledQueries(db, this.queries);
+  }
 
   /**
    * Runs the query `build` makes, compiled the first time this `shape` is asked for, with `parameters`: the
    * values `build` binds, in the order they appear in the SQL. The first compile checks that they are.
    */
   async run<R>(shape: string, parameters: unknown[], build: () => Compilable): Promise<R[]> {
-    let query = this.#queries.get(shape);
+    let query = this.queries.get(shape);
     if (!query) {
       query = build().compile();
       if (JSON.stringify(query.parameters) !== JSON.stringify(parameters)) {
         throw new Error(`query ${shape} binds ${JSON.stringify(query.parameters)}, not the given parameters`);
       }
-      this.#queries.set(shape, query);
+      this.queries.set(shape, query);
     }
     return (await this.db.executeQuery<R>({ ...query, parameters })).rows;
   }

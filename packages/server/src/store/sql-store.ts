@@ -19,6 +19,8 @@ import {
   type NewRecord,
   type Org,
   type Page,
+  type PageOf,
+  type RecordJson,
   type Store,
   type StoredRecord,
   StoreError,
@@ -36,10 +38,11 @@ export class SqlStore implements Store {
     db: Kysely<DB>,
     readonly dialect: DialectName,
     private readonly credentialsCache?: CredentialsCache,
+    compiled?: CompiledQueries,
   ) {
     this.#db = db;
     this.#x = new Expressions(dialect);
-    this.#compiled = new CompiledQueries(db);
+    this.#compiled = compiled ?? new CompiledQueries(db);
   }
 
   /**
@@ -48,7 +51,9 @@ export class SqlStore implements Store {
    */
   #inTx<R>(fn: (store: SqlStore) => Promise<R>): Promise<R> {
     if (this.#db.isTransaction) return fn(this);
-    return this.#db.transaction().execute((trx) => fn(new SqlStore(trx, this.dialect)));
+    return this.#db
+      .transaction()
+      .execute((trx) => fn(new SqlStore(trx, this.dialect, undefined, this.#compiled.on(trx))));
   }
 
   transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R> {
@@ -298,18 +303,44 @@ export class SqlStore implements Store {
     const column = idColumn(idOrDisplayId);
     const [row] = await this.#compiled.run<RecordRow>(
       `record by ${column} of ${kinds.length} kinds`,
-      [orgId, ...kinds, idOrDisplayId, 1],
-      () =>
-        this.#db
-          .selectFrom("records")
-          .selectAll()
-          .where("org_id", "=", orgId)
-          .$if(kinds.length > 0, (q) => q.where("kind", "in", kinds))
-          .where(column, "=", idOrDisplayId)
-          .orderBy("seq")
-          .limit(1),
+      [orgId, ...kinds, idOrDisplayId],
+      () => this.#byId(orgId, kinds, column, idOrDisplayId).selectAll(),
     );
     return row && toRecord<T>(row);
+  }
+
+  async getRecordJson(
+    orgId: string,
+    kinds: string[],
+    idOrDisplayId: string,
+  ): Promise<RecordJson | undefined> {
+    const column = idColumn(idOrDisplayId);
+    const [row] = await this.#compiled.run<RecordJson>(
+      `record json by ${column} of ${kinds.length} kinds`,
+      [orgId, ...kinds, idOrDisplayId],
+      () =>
+        this.#byId(orgId, kinds, column, idOrDisplayId).select([
+          "id",
+          "kind",
+          "subtype",
+          this.#x.documentJson(sql.ref("data")).as("json"),
+        ]),
+    );
+    return row;
+  }
+
+  /** The record of `kinds` (any kind when empty) with this id or display id; the oldest if several. */
+  #byId(orgId: string, kinds: string[], column: "id" | "display_id", value: string) {
+    return (
+      this.#db
+        .selectFrom("records")
+        .where("org_id", "=", orgId)
+        .$if(kinds.length > 0, (q) => q.where("kind", "in", kinds))
+        .where(column, "=", value)
+        .orderBy("seq")
+        // A literal: SQLite plans a statement whose LIMIT is a bound parameter again on every run.
+        .limit(sql.lit(1))
+    );
   }
 
   updateRecord<T extends object>(
@@ -414,7 +445,7 @@ export class SqlStore implements Store {
   #found(orgId: string, kind: string, query: Omit<ListQuery, "cursor" | "mode">) {
     const keys = this.#x.sortKeys(query.sort);
     const sorted = sortedBy(this.#scope(orgId, kind, query.filter), keys, false, (key) => key.expr);
-    return sorted.limit(checkLimit(query.limit));
+    return sorted.limit(sql.lit(checkLimit(query.limit)));
   }
 
   /**
@@ -423,7 +454,33 @@ export class SqlStore implements Store {
    * (limit + 1 rows: the extra one says whether more lie that way) and, when a cursor was given, one EXISTS
    * query says whether rows lie the other way.
    */
-  async listRecords<T extends object>(orgId: string, kind: string, query: ListQuery): Promise<Page<T>> {
+  listRecords<T extends object>(orgId: string, kind: string, query: ListQuery): Promise<Page<T>> {
+    return this.#page(
+      orgId,
+      kind,
+      query,
+      (scope) => scope.selectAll("records"),
+      (row) => toRecord<T>(row),
+    );
+  }
+
+  listRecordJson(orgId: string, kind: string, query: ListQuery): Promise<PageOf<string | Buffer>> {
+    return this.#page(
+      orgId,
+      kind,
+      query,
+      (scope) => scope.select(["records.seq", this.#x.documentJson(sql.ref("records.data")).as("json")]),
+      (row) => row.json as string | Buffer,
+    );
+  }
+
+  async #page<Item>(
+    orgId: string,
+    kind: string,
+    query: ListQuery,
+    columns: (scope: SelectQueryBuilder<DB, "records", object>) => SelectQueryBuilder<DB, "records", object>,
+    toItem: (row: RecordRow & Record<string, unknown>) => Item,
+  ): Promise<PageOf<Item>> {
     const limit = checkLimit(query.limit);
     const keys = this.#x.sortKeys(query.sort);
     const hash = listHash(kind, query.filter, keys);
@@ -432,9 +489,10 @@ export class SqlStore implements Store {
     const side: Side = forward ? "after" : "before";
     const otherSide: Side = forward ? "before" : "after";
 
-    let pageQuery = this.#ordered(this.#scope(orgId, kind, query.filter), keys, !forward);
+    let pageQuery = this.#ordered(columns(this.#scope(orgId, kind, query.filter)), keys, !forward);
     if (cursor) pageQuery = pageQuery.where(this.#x.keyset(keys, cursor, side));
-    const rows = await pageQuery.limit(limit + 1).execute();
+    // Literal limits: SQLite plans a statement whose LIMIT is a bound parameter again on every run.
+    const rows = await pageQuery.limit(sql.lit(limit + 1)).execute();
     const more = rows.length > limit;
     const pageRows = rows.slice(0, limit);
     if (!forward) pageRows.reverse();
@@ -450,13 +508,13 @@ export class SqlStore implements Store {
       const found = await this.#scope(orgId, kind, query.filter)
         .select(sql<number>`1`.as("one"))
         .where(this.#x.keyset(keys, from, otherSide))
-        .limit(1)
+        .limit(sql.lit(1))
         .executeTakeFirst();
       if (found) back = from;
     }
     const ahead = more ? (forward ? positions[positions.length - 1] : positions[0]) : undefined;
 
-    const page: Page<T> = { items: pageRows.map((row) => toRecord<T>(row)) };
+    const page: PageOf<Item> = { items: pageRows.map(toItem) };
     const nextPosition = forward ? ahead : back;
     const prevPosition = forward ? back : ahead;
     if (nextPosition) page.next_cursor = encodeCursor(nextPosition, hash);
@@ -473,15 +531,13 @@ export class SqlStore implements Store {
       .$if(filter !== undefined, (q) => q.where(this.#x.filter(filter as Filter)));
   }
 
-  /** Selects the records with their sort values (s0, s1, ...), ordered by the keys and then seq. */
+  /** Adds the sort values (s0, s1, ...) to the selected columns, ordered by the keys and then seq. */
   #ordered(
     scope: SelectQueryBuilder<DB, "records", object>,
     keys: SortSpec[],
     reverse: boolean,
   ): SelectQueryBuilder<DB, "records", RecordRow & Record<string, unknown>> {
-    const query = scope
-      .selectAll("records")
-      .select(keys.map((key, i) => key.expr.as(`s${i}`))) as SelectQueryBuilder<
+    const query = scope.select(keys.map((key, i) => key.expr.as(`s${i}`))) as SelectQueryBuilder<
       DB,
       "records",
       RecordRow & Record<string, unknown>

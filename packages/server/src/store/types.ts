@@ -132,10 +132,23 @@ export interface ListQuery {
   limit: number;
 }
 
-export interface Page<T extends object> {
-  items: Array<StoredRecord<T>>;
+export interface PageOf<Item> {
+  items: Item[];
   next_cursor?: string;
   prev_cursor?: string;
+}
+
+export type Page<T extends object> = PageOf<StoredRecord<T>>;
+
+/**
+ * A record's identity and its stored document as JSON (UTF-8 bytes or text), for an answer that sends the
+ * document as it is stored instead of parsing and printing it again.
+ */
+export interface RecordJson {
+  id: string;
+  kind: string;
+  subtype: string | null;
+  json: string | Buffer;
 }
 
 /** Failures the HTTP layer turns into typed errors. */
@@ -198,6 +211,8 @@ export interface Store {
     kinds: string[],
     idOrDisplayId: string,
   ): Promise<StoredRecord<T> | undefined>;
+  /** getRecord's record with its document as JSON. */
+  getRecordJson(orgId: string, kinds: string[], idOrDisplayId: string): Promise<RecordJson | undefined>;
   /**
    * Changes a record: `change` gets the current data and returns the new data (and, optionally, new indexed
    * copies). Bumps object_version, sets modified_by/modified_date. Throws StoreError("not_found").
@@ -222,6 +237,8 @@ export interface Store {
    * "bad_cursor"). `next_cursor`/`prev_cursor` are left out when nothing lies further that way.
    */
   listRecords<T extends object>(orgId: string, kind: string, query: ListQuery): Promise<Page<T>>;
+  /** listRecords' page with each record's document as JSON (see RecordJson). */
+  listRecordJson(orgId: string, kind: string, query: ListQuery): Promise<PageOf<string | Buffer>>;
   /** All matching records in sort order, at most `limit` (exports). */
   findRecords<T extends object>(
     orgId: string,

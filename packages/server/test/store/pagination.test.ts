@@ -160,6 +160,36 @@ describeStores("store pagination", (env) => {
       expect(await env.store.countRecords(actor.orgId, "work")).toBe(COUNT);
     });
 
+    it("gives the same pages with each document as its stored JSON", async () => {
+      const sort: SortKey[] = [{ path: "label", direction: "desc" }];
+      const filter: Filter = { op: "eq", path: "bucket", value: "b2" };
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const query = { sort, filter, limit: LIMIT, ...(cursor ? { cursor } : {}) };
+        const records: Page<object> = await env.store.listRecords(actor.orgId, "work", query);
+        const json = await env.store.listRecordJson(actor.orgId, "work", query);
+        expect(json.items.map((item) => JSON.parse(item.toString()))).toEqual(
+          records.items.map((r) => r.data),
+        );
+        expect([json.next_cursor, json.prev_cursor]).toEqual([records.next_cursor, records.prev_cursor]);
+        cursor = records.next_cursor;
+        pages++;
+      } while (cursor);
+      expect(pages).toBe(Math.ceil(COUNT / 3 / LIMIT));
+      const record = records[5] as (typeof records)[number];
+      for (const id of [record.id, record.display_id]) {
+        const found = await env.store.getRecordJson(actor.orgId, ["work"], id);
+        expect(found && { ...found, json: JSON.parse(found.json.toString()) }).toEqual({
+          id: record.id,
+          kind: "work",
+          subtype: record.subtype,
+          json: record.data,
+        });
+      }
+      expect(await env.store.getRecordJson(actor.orgId, ["part"], record.id)).toBeUndefined();
+    });
+
     it("rejects a cursor from another kind, filter or sort", async () => {
       const sort: SortKey[] = [{ path: "label", direction: "asc" }];
       const filter: Filter = { op: "and", filters: [{ op: "eq", path: "bucket", value: "b1" }] };

@@ -1,6 +1,7 @@
 // Pieces every resource's handlers share: sort keys, pages, lookups.
 import { ApiError, notFound } from "../../http/errors.js";
-import type { Filter, SortKey, StoredRecord } from "../../store/types.js";
+import { JsonText } from "../../http/json-text.js";
+import type { Filter, ListQuery, RecordJson, SortKey, StoredRecord } from "../../store/types.js";
 import type { Context } from "./handler.js";
 
 /** The largest page the server answers, whatever `limit` asks for. */
@@ -44,26 +45,52 @@ export interface PageInput {
   sort_by?: string[];
 }
 
-/** One page of a family's records, as `{<items>: [...], next_cursor?, prev_cursor?}`. */
-export async function listPage<T extends object>(
-  ctx: Context,
-  kind: string,
-  input: PageInput,
-  options: { filter?: Filter; sortable?: Sortable; defaultLimit?: number },
-): Promise<{ items: T[]; next_cursor?: string; prev_cursor?: string }> {
+interface PageOptions {
+  filter?: Filter;
+  sortable?: Sortable;
+  defaultLimit?: number;
+}
+
+/** The store's list query for a page `input` asks for. */
+function pageQuery(input: PageInput, options: PageOptions): ListQuery {
   const sort = sortKeys(input.sort_by, { ...BASE_SORTABLE, ...options.sortable });
-  const page = await ctx.store.listRecords<T>(ctx.org.id, kind, {
+  return {
     ...(options.filter ? { filter: options.filter } : {}),
     ...(sort ? { sort } : {}),
     ...(input.cursor ? { cursor: input.cursor } : {}),
     mode: input.mode ?? "after",
     limit: Math.min(input.limit ?? options.defaultLimit ?? 50, MAX_PAGE),
-  });
+  };
+}
+
+/** One page of a family's records, as `{<items>: [...], next_cursor?, prev_cursor?}`. */
+export async function listPage<T extends object>(
+  ctx: Context,
+  kind: string,
+  input: PageInput,
+  options: PageOptions,
+): Promise<{ items: T[]; next_cursor?: string; prev_cursor?: string }> {
+  const page = await ctx.store.listRecords<T>(ctx.org.id, kind, pageQuery(input, options));
   return {
     items: page.items.map((record) => record.data),
     ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}),
     ...(page.prev_cursor ? { prev_cursor: page.prev_cursor } : {}),
   };
+}
+
+/**
+ * The answer of a list whose items are the stored documents as they are: `{"<key>": [...], next_cursor?,
+ * prev_cursor?}` joined from the stored JSON.
+ */
+export async function storedPage<K extends string, T>(
+  ctx: Context,
+  key: K,
+  kind: string,
+  input: PageInput,
+  options: PageOptions,
+) {
+  const page = await ctx.store.listRecordJson(ctx.org.id, kind, pageQuery(input, options));
+  return JsonText.page<K, T>(key, page);
 }
 
 /** A record of one of `kinds` by id or display id, or the typed 404. */
@@ -74,6 +101,18 @@ export async function mustGet<T extends object>(
   what: string,
 ): Promise<StoredRecord<T>> {
   const record = await ctx.store.getRecord<T>(ctx.org.id, kinds, id);
+  if (!record) throw notFound(`${what} '${id}'`);
+  return record;
+}
+
+/** mustGet's record with its stored document as JSON, for answers that send it as stored. */
+export async function mustGetJson(
+  ctx: Context,
+  kinds: string[],
+  id: string,
+  what: string,
+): Promise<RecordJson> {
+  const record = await ctx.store.getRecordJson(ctx.org.id, kinds, id);
   if (!record) throw notFound(`${what} '${id}'`);
   return record;
 }
