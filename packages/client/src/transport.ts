@@ -98,7 +98,7 @@ function isSafe({ url }: Request): boolean {
 /** A transport, and `end()` to call when its call is over (it stops the deadline's timer). */
 export type Transport = Fetch & { end(): void };
 
-/** The fetch of one call. The Request it gets is never sent itself: each attempt sends a fresh clone. */
+/** The fetch of one call: each attempt that may be retried sends a fresh clone of the Request it gets. */
 export function createTransport({ token, retry, deadline, fetch: send }: TransportSettings): Transport {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const transport = async (request: Request, init?: RequestInit) => {
@@ -117,9 +117,10 @@ export function createTransport({ token, retry, deadline, fetch: send }: Transpo
     const retries = retry && isSafe(request) ? retry.maxRetries : 0;
     const fits = (wait: number) => deadline === undefined || Date.now() - started + wait < deadline;
     for (let attempt = 0; ; attempt++) {
-      // A clone carries the request's own signal; only a deadline's signal needs a Request made around it.
-      const attemptRequest =
-        signal === request.signal ? request.clone() : new Request(request.clone(), { signal });
+      // The last attempt possible sends the request itself; one that may be followed by a retry sends a clone
+      // (a body can be read once). Only a deadline's signal needs a Request made around it.
+      const attempted = attempt < retries ? request.clone() : request;
+      const attemptRequest = signal === request.signal ? attempted : new Request(attempted, { signal });
       if (token && !attemptRequest.headers.has("authorization")) {
         attemptRequest.headers.set(
           "authorization",

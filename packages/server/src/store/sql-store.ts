@@ -434,11 +434,11 @@ export class SqlStore implements Store {
     orgId: string,
     kind: string,
     query: Omit<ListQuery, "cursor" | "mode">,
-  ): Promise<Array<string | Buffer>> {
+  ): Promise<string[]> {
     const rows = await this.#found(orgId, kind, query)
       .select(this.#x.documentJson(sql.ref("records.data")).as("json"))
       .execute();
-    return rows.map((row) => (row as { json: string | Buffer }).json);
+    return rows.map((row) => (row as { json: string }).json);
   }
 
   /** The matching records in sort order (then seq), at most `limit`: what both finds read. */
@@ -464,13 +464,13 @@ export class SqlStore implements Store {
     );
   }
 
-  listRecordJson(orgId: string, kind: string, query: ListQuery): Promise<PageOf<string | Buffer>> {
+  listRecordJson(orgId: string, kind: string, query: ListQuery): Promise<PageOf<string>> {
     return this.#page(
       orgId,
       kind,
       query,
       (scope) => scope.select(["records.seq", this.#x.documentJson(sql.ref("records.data")).as("json")]),
-      (row) => row.json as string | Buffer,
+      (row) => row.json as string,
     );
   }
 

@@ -141,14 +141,14 @@ export interface PageOf<Item> {
 export type Page<T extends object> = PageOf<StoredRecord<T>>;
 
 /**
- * A record's identity and its stored document as JSON (UTF-8 bytes or text), for an answer that sends the
+ * A record's identity and its stored document as JSON text, for an answer that sends the
  * document as it is stored instead of parsing and printing it again.
  */
 export interface RecordJson {
   id: string;
   kind: string;
   subtype: string | null;
-  json: string | Buffer;
+  json: string;
 }
 
 /** Failures the HTTP layer turns into typed errors. */
@@ -238,7 +238,7 @@ export interface Store {
    */
   listRecords<T extends object>(orgId: string, kind: string, query: ListQuery): Promise<Page<T>>;
   /** listRecords' page with each record's document as JSON (see RecordJson). */
-  listRecordJson(orgId: string, kind: string, query: ListQuery): Promise<PageOf<string | Buffer>>;
+  listRecordJson(orgId: string, kind: string, query: ListQuery): Promise<PageOf<string>>;
   /** All matching records in sort order, at most `limit` (exports). */
   findRecords<T extends object>(
     orgId: string,
@@ -246,13 +246,9 @@ export interface Store {
     query: Omit<ListQuery, "cursor" | "mode">,
   ): Promise<Array<StoredRecord<T>>>;
   /**
-   * The documents (`data`) of the records findRecords finds, each as its JSON (UTF-8 bytes or text), for an
+   * The documents (`data`) of the records findRecords finds, each as its JSON text, for an
    * answer that sends them as they are stored instead of parsing and printing each again.
    */
-  findRecordJson(
-    orgId: string,
-    kind: string,
-    query: Omit<ListQuery, "cursor" | "mode">,
-  ): Promise<Array<string | Buffer>>;
+  findRecordJson(orgId: string, kind: string, query: Omit<ListQuery, "cursor" | "mode">): Promise<string[]>;
   countRecords(orgId: string, kind: string, filter?: Filter): Promise<number>;
 }

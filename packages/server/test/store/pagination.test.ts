@@ -169,9 +169,7 @@ describeStores("store pagination", (env) => {
         const query = { sort, filter, limit: LIMIT, ...(cursor ? { cursor } : {}) };
         const records: Page<object> = await env.store.listRecords(actor.orgId, "work", query);
         const json = await env.store.listRecordJson(actor.orgId, "work", query);
-        expect(json.items.map((item) => JSON.parse(item.toString()))).toEqual(
-          records.items.map((r) => r.data),
-        );
+        expect(json.items.map((item) => JSON.parse(item))).toEqual(records.items.map((r) => r.data));
         expect([json.next_cursor, json.prev_cursor]).toEqual([records.next_cursor, records.prev_cursor]);
         cursor = records.next_cursor;
         pages++;
@@ -180,7 +178,7 @@ describeStores("store pagination", (env) => {
       const record = records[5] as (typeof records)[number];
       for (const id of [record.id, record.display_id]) {
         const found = await env.store.getRecordJson(actor.orgId, ["work"], id);
-        expect(found && { ...found, json: JSON.parse(found.json.toString()) }).toEqual({
+        expect(found && { ...found, json: JSON.parse(found.json) }).toEqual({
           id: record.id,
           kind: "work",
           subtype: record.subtype,
