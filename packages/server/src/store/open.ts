@@ -18,6 +18,7 @@ import {
   SqliteDriver,
   sql,
 } from "kysely";
+import { CompiledQueries } from "./compiled-queries.js";
 import { CredentialsCache } from "./credentials.js";
 import { type DialectName, migrationProvider } from "./migrations.js";
 import { SqlStore } from "./sql-store.js";
@@ -122,7 +123,21 @@ async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Pro
   }
   // Loaded only for PostgreSQL: a SQLite server starts without paying for it.
   const { default: pg } = await import("pg");
+  // The queries compiled once per shape (every request's credentials, a record by id) run as named prepared
+  // statements: each connection parses them once, and PostgreSQL can keep their plans, where an unnamed
+  // query is parsed and planned on every run (planning cost more than running these). Other queries, whose
+  // text varies with their filters, stay unnamed so that no connection collects statements without bound.
+  const prepared = new Map<string, string>();
+  class NamedStatementsClient extends pg.Client {
+    // biome-ignore lint/suspicious/noExplicitAny: pg's query() is overloaded; calls are passed through as made
+    override query(config: any, values?: any, callback?: any): any {
+      const name = typeof config === "string" ? prepared.get(config) : undefined;
+      if (name === undefined || typeof values === "function") return super.query(config, values, callback);
+      return super.query({ name, text: config, values }, callback);
+    }
+  }
   const pool = new pg.Pool({
+    Client: NamedStatementsClient,
     connectionString: databaseUrl,
     // A startup parameter, so the search_path is in place before the first query on every connection.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
@@ -145,7 +160,10 @@ async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Pro
     throw error;
   }
   options.logger?.info(`store: PostgreSQL${schema ? `, schema ${schema}` : ""}`);
-  return new SqlStore(db, "postgres");
+  const compiled = new CompiledQueries(db, (text) => {
+    if (!prepared.has(text)) prepared.set(text, `workapi_${prepared.size + 1}`);
+  });
+  return new SqlStore(db, "postgres", undefined, compiled);
 }
 
 async function createSchema(db: Kysely<DB>, schema: string): Promise<void> {
