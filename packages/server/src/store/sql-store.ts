@@ -67,14 +67,16 @@ export class SqlStore implements Store {
 
   /** The next number of a per-organization sequence, atomically (the row stays locked until commit). */
   async #nextNumber(orgId: string, prefix: string): Promise<number> {
-    const row = await this.#db
-      .insertInto("counters")
-      .values({ org_id: orgId, prefix, value: 1 })
-      .onConflict((oc) =>
-        oc.columns(["org_id", "prefix"]).doUpdateSet({ value: sql<number>`counters.value + 1` }),
-      )
-      .returning("value")
-      .executeTakeFirstOrThrow();
+    const [row] = await this.#compiled.run<{ value: number }>("next number", [orgId, prefix, 1], () =>
+      this.#db
+        .insertInto("counters")
+        .values({ org_id: orgId, prefix, value: 1 })
+        .onConflict((oc) =>
+          oc.columns(["org_id", "prefix"]).doUpdateSet({ value: sql<number>`counters.value + 1` }),
+        )
+        .returning("value"),
+    );
+    if (!row) throw new Error(`no number counted for ${prefix}`);
     return Number(row.value);
   }
 
@@ -136,12 +138,10 @@ export class SqlStore implements Store {
   }
 
   async getDevUser(orgId: string, id: string): Promise<DevUser | undefined> {
-    const row = await this.#db
-      .selectFrom("dev_users")
-      .selectAll()
-      .where("org_id", "=", orgId)
-      .where(idColumn(id), "=", id)
-      .executeTakeFirst();
+    const column = idColumn(id);
+    const [row] = await this.#compiled.run<DevUsersTable>(`dev user by ${column}`, [orgId, id], () =>
+      this.#db.selectFrom("dev_users").selectAll().where("org_id", "=", orgId).where(column, "=", id),
+    );
     return row && toDevUser(row);
   }
 
@@ -285,11 +285,9 @@ export class SqlStore implements Store {
         object_version: 1,
         data,
       };
+      const row = { ...stored, data: JSON.stringify(data) };
       await rethrowConflict(
-        tx.#db
-          .insertInto("records")
-          .values({ ...stored, data: JSON.stringify(data) })
-          .execute(),
+        tx.#compiled.run("insert record", Object.values(row), () => tx.#db.insertInto("records").values(row)),
       );
       return stored;
     });
@@ -483,8 +481,10 @@ export class SqlStore implements Store {
   ): Promise<PageOf<Item>> {
     const limit = checkLimit(query.limit);
     const keys = this.#x.sortKeys(query.sort);
-    const hash = listHash(kind, query.filter, keys);
-    const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, hash, keys);
+    // What binds a cursor to this list; worked out only when a cursor is read or handed out.
+    let hash: string | undefined;
+    const listId = () => (hash ??= listHash(kind, query.filter, keys));
+    const cursor = query.cursor === undefined ? undefined : decodeCursor(query.cursor, listId(), keys);
     const forward = (query.mode ?? "after") === "after";
     const side: Side = forward ? "after" : "before";
     const otherSide: Side = forward ? "before" : "after";
@@ -517,8 +517,8 @@ export class SqlStore implements Store {
     const page: PageOf<Item> = { items: pageRows.map(toItem) };
     const nextPosition = forward ? ahead : back;
     const prevPosition = forward ? back : ahead;
-    if (nextPosition) page.next_cursor = encodeCursor(nextPosition, hash);
-    if (prevPosition) page.prev_cursor = encodeCursor(prevPosition, hash);
+    if (nextPosition) page.next_cursor = encodeCursor(nextPosition, listId());
+    if (prevPosition) page.prev_cursor = encodeCursor(prevPosition, listId());
     return page;
   }
 
