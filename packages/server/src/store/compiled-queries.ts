@@ -5,19 +5,14 @@ import type { Compilable, CompiledQuery, Kysely } from "kysely";
 import type { DB } from "./tables.js";
 
 export class CompiledQueries {
-  /**
-   * `prepare` is told the SQL of each query compiled here (a few fixed shapes, so a bounded set): PostgreSQL
-   * keeps those as named prepared statements on each connection (see ./open.ts).
-   */
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly prepare?: (sql: string) => void,
     private readonly queries = new Map<string, CompiledQuery>(),
   ) {}
 
   /** The same compiled queries, run on `db`: a transaction of the database they were compiled for. */
   on(db: Kysely<DB>): CompiledQueries {
-    return new CompiledQueries(db, this.prepare, this.queries);
+    return new CompiledQueries(db, this.queries);
   }
 
   /**
@@ -32,7 +27,6 @@ export class CompiledQueries {
         throw new Error(`query ${shape} binds ${JSON.stringify(query.parameters)}, not the given parameters`);
       }
       this.queries.set(shape, query);
-      this.prepare?.(query.sql);
     }
     return (await this.db.executeQuery<R>({ ...query, parameters })).rows;
   }

@@ -62,6 +62,16 @@ export class Expressions {
     return this.#pg ? sql`${doc}::text` : doc;
   }
 
+  /**
+   * A LIMIT of `count` rows (a positive whole number): a literal on SQLite, which plans a statement whose
+   * LIMIT is a bound parameter again on every run; a bound parameter on PostgreSQL, so that a list's SQL does
+   * not vary with its page size and one named statement (see ./open.ts) serves every size.
+   */
+  limit(count: number): RawBuilder<number> {
+    checkLimit(count);
+    return this.#pg ? sql<number>`${count}` : sql.lit(count);
+  }
+
   /** A JSON path as a bound parameter: `$.a.b` (SQLite) or `{a,b}` (PostgreSQL). */
   jsonPath(path: string): Sql {
     checkPath(path);

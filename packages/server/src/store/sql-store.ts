@@ -443,7 +443,7 @@ export class SqlStore implements Store {
   #found(orgId: string, kind: string, query: Omit<ListQuery, "cursor" | "mode">) {
     const keys = this.#x.sortKeys(query.sort);
     const sorted = sortedBy(this.#scope(orgId, kind, query.filter), keys, false, (key) => key.expr);
-    return sorted.limit(sql.lit(checkLimit(query.limit)));
+    return sorted.limit(this.#x.limit(query.limit));
   }
 
   /**
@@ -491,8 +491,7 @@ export class SqlStore implements Store {
 
     let pageQuery = this.#ordered(columns(this.#scope(orgId, kind, query.filter)), keys, !forward);
     if (cursor) pageQuery = pageQuery.where(this.#x.keyset(keys, cursor, side));
-    // Literal limits: SQLite plans a statement whose LIMIT is a bound parameter again on every run.
-    const rows = await pageQuery.limit(sql.lit(limit + 1)).execute();
+    const rows = await pageQuery.limit(this.#x.limit(limit + 1)).execute();
     const more = rows.length > limit;
     const pageRows = rows.slice(0, limit);
     if (!forward) pageRows.reverse();
@@ -508,7 +507,7 @@ export class SqlStore implements Store {
       const found = await this.#scope(orgId, kind, query.filter)
         .select(sql<number>`1`.as("one"))
         .where(this.#x.keyset(keys, from, otherSide))
-        .limit(sql.lit(1))
+        .limit(this.#x.limit(1))
         .executeTakeFirst();
       if (found) back = from;
     }
