@@ -170,9 +170,13 @@ const isoDate = (value: string | undefined) =>
 
 /** A work by id or display id, and the type scope to act on it. */
 async function workFor(ctx: Context, id: string): Promise<StoredRecord<WorkData>> {
-  const record = await mustGet<WorkData>(ctx, [WORK_KIND], id, "Work item");
-  ctx.requireType(record.subtype ?? "", [record.id]);
-  return record;
+  return inTypeScope(ctx, await mustGet<WorkData>(ctx, [WORK_KIND], id, "Work item"));
+}
+
+/** The work, once the token holds a scope of its type (its subtype). */
+function inTypeScope<W extends { id: string; subtype: string | null }>(ctx: Context, work: W): W {
+  ctx.requireType(work.subtype ?? "", [work.id]);
+  return work;
 }
 
 export const works = {
@@ -239,8 +243,7 @@ export const works = {
 
   "works.get": async (ctx, input) => {
     // Answered with the work's stored document as it is (it holds every field the answer has).
-    const record = await mustGetJson(ctx, [WORK_KIND], input.id, "Work item");
-    ctx.requireType(record.subtype ?? "", [record.id]);
+    const record = inTypeScope(ctx, await mustGetJson(ctx, [WORK_KIND], input.id, "Work item"));
     return JsonText.under<"work", Work>("work", record.json);
   },
 
