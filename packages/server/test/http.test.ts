@@ -1,6 +1,7 @@
 // The platform through real HTTP: typed errors for every failure, authentication, scopes, tenancy, and the
 // first operations, on every database.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { JsonText } from "../src/http/json-text.js";
 import { createArticle, createCodeChange, createTag } from "./fixtures.js";
 import { databases, startTestServer, type TestServer } from "./harness.js";
 
@@ -15,6 +16,9 @@ describe.each(databases)("on %s", (database) => {
           throw new Error("database exploded with a secret stack");
         },
         "surveys.create": async () => ({ survey: { name: 42 } }) as never,
+        // An answer sent as JSON text: within the contract with limit=1, outside it otherwise.
+        "surveys.list": async (_ctx, input: { limit?: number }) =>
+          new JsonText(input.limit === 1 ? '{"surveys":[]}' : '{"surveys":[{"name":42}]}') as never,
       },
     });
   });
@@ -136,6 +140,16 @@ describe.each(databases)("on %s", (database) => {
       expect(res.body.type).toBe("internal_error");
       expect(server.app.violations.some((v) => v.startsWith("surveys-create 201"))).toBe(true);
       server.app.violations.length = 0;
+    });
+
+    it("checks an answer sent as JSON text every time it breaks the contract, once while it keeps to it", async () => {
+      for (let i = 0; i < 2; i++) {
+        expect((await server.call("GET", "/surveys.list?limit=1")).status).toBe(200);
+        const res = await server.call("GET", "/surveys.list?limit=2");
+        expect(res.status).toBe(500);
+        expect(server.app.violations).toEqual([expect.stringMatching(/^surveys-list 200: /)]);
+        server.app.violations.length = 0;
+      }
     });
 
     it("echoes a request id on every answer", async () => {

@@ -77,6 +77,7 @@ export interface Contract {
 
 export function loadContract(options: { validateResponses: boolean }): Contract {
   const spec = loadSpec();
+  const passedAnswers = new PassedAnswers();
   // Each Ajv instance is made when a validator is first compiled on it (production never needs `outputs`).
   // The contract's schemas are not checked against the JSON Schema meta-schema here: packages/spec's lint and
   // tests check them at build time, and compiling the meta-schema cost some 70 ms of a cold start.
@@ -145,6 +146,7 @@ export function loadContract(options: { validateResponses: boolean }): Contract 
         if (schema) responseSchemas.set(Number(status), schema);
       }
       const responseValidators = new Map<number, ValidateFunction>();
+      const passed = passedAnswers.of(raw.operationId);
       const success = responseSchemas.has(201) ? 201 : 200;
 
       operations.push({
@@ -169,7 +171,14 @@ export function loadContract(options: { validateResponses: boolean }): Contract 
         },
         checkResponse(status, body) {
           if (!options.validateResponses) return undefined;
-          if (body instanceof JsonText) return this.checkResponse(status, JSON.parse(body.text));
+          if (body instanceof JsonText) {
+            // The same text checked against the same schema gets the same verdict: an answer sent before
+            // (a record read again while it has not changed) is not parsed and checked again.
+            if (passed.has(status, body.text)) return undefined;
+            const mismatch = this.checkResponse(status, JSON.parse(body.text));
+            if (mismatch === undefined) passed.add(status, body.text);
+            return mismatch;
+          }
           const schema = responseSchemas.get(status);
           if (schema === undefined) return `status ${status} is not documented for ${raw.operationId}`;
           let check = responseValidators.get(status);
@@ -184,6 +193,47 @@ export function loadContract(options: { validateResponses: boolean }): Contract 
     }
   }
   return { spec, operations, scopes: [...scopes].sort() };
+}
+
+/**
+ * Answers (JSON text) that passed their operation's response check, remembered by text so that the same
+ * answer is not parsed and checked again. Bounded by the text they hold: the oldest are forgotten first, and
+ * an answer longer than a tenth of the bound (a large export) is always checked.
+ */
+export class PassedAnswers {
+  readonly #checks = new Map<string, Set<string>>();
+  #chars = 0;
+  constructor(readonly maxChars = 8_000_000) {}
+
+  /** The remembered answers of one operation, by status. */
+  of(operationId: string) {
+    return {
+      has: (status: number, text: string): boolean =>
+        this.#checks.get(text)?.has(`${operationId} ${status}`) === true,
+      add: (status: number, text: string): void => this.#add(text, `${operationId} ${status}`),
+    };
+  }
+
+  /** How many characters of answers are remembered. */
+  get chars(): number {
+    return this.#chars;
+  }
+
+  #add(text: string, check: string): void {
+    if (text.length > this.maxChars / 10) return;
+    const checks = this.#checks.get(text);
+    if (checks) {
+      checks.add(check);
+      return;
+    }
+    this.#checks.set(text, new Set([check]));
+    this.#chars += text.length;
+    for (const oldest of this.#checks.keys()) {
+      if (this.#chars <= this.maxChars) break;
+      this.#checks.delete(oldest);
+      this.#chars -= oldest.length;
+    }
+  }
 }
 
 /**
