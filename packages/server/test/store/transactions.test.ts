@@ -30,6 +30,51 @@ describeStores("store transactions", (env) => {
       expect((await work(actor, {})).display_id).toBe("ISS-1");
     });
 
+    it("commits concurrent transactions before each returns, and undoes only the one that throws", async () => {
+      const actor = await newActor();
+      // Another store on the same database sees only what is committed (an in-memory one has none).
+      const observer = env.target.reopenable ? await openStore(env.target.options) : undefined;
+      try {
+        const seenByObserver: boolean[] = [];
+        const runs = Array.from({ length: 8 }, (_, i) =>
+          env.store
+            .transaction(async (tx) => {
+              const made = await tx.createRecord(actor, {
+                kind: "work",
+                idType: "issue",
+                prefix: "ISS",
+                data: { i },
+              });
+              // The others queue for the write connection meanwhile (SQLite then commits them together).
+              await new Promise((resolve) => setImmediate(resolve));
+              if (i === 3) throw new Error("the fourth fails");
+              return made;
+            })
+            .then(async (made) => {
+              if (observer) {
+                seenByObserver.push((await observer.getRecord(actor.orgId, ["work"], made.id)) !== undefined);
+              }
+              return made;
+            }),
+        );
+        const results = await Promise.allSettled(runs);
+        expect(results.map((result) => result.status)).toEqual([
+          ...Array(3).fill("fulfilled"),
+          "rejected",
+          ...Array(4).fill("fulfilled"),
+        ]);
+        if (observer) expect(seenByObserver).toEqual(Array(7).fill(true));
+        const stored = await env.store.findRecords<{ i: number }>(actor.orgId, "work", { limit: 100 });
+        expect(stored.map((record) => record.data.i).sort()).toEqual([0, 1, 2, 4, 5, 6, 7]);
+        // The number the failed one took is given again: its counter change was undone with it.
+        expect(stored.map((record) => record.display_id).sort()).toEqual(
+          Array.from({ length: 7 }, (_, n) => `ISS-${n + 1}`).sort(),
+        );
+      } finally {
+        await observer?.close();
+      }
+    });
+
     it("commits when the function returns", async () => {
       const actor = await newActor();
       const ids = await env.store.transaction(async (tx) => {
