@@ -315,11 +315,16 @@ class SplitSqliteDriver implements Driver {
     try {
       this.writer.prepare("commit").run();
     } catch (error) {
-      if (this.inTransaction()) this.writer.prepare("rollback").run();
-      for (const member of group.settles) member.reject(error);
+      this.#loseGroup(group, error);
       return;
     }
     for (const member of group.settles) member.resolve();
+  }
+  /** The group's transaction is over without a commit: whatever is left is rolled back, every member fails. */
+  #loseGroup(group: CommitGroup, error: unknown): void {
+    if (this.#group === group) this.#group = undefined;
+    if (this.inTransaction()) this.writer.prepare("rollback").run();
+    for (const member of group.settles) member.reject(error);
   }
   /**
    * After a member ended: the group commits once it is full or old enough; else it stays open for the
@@ -397,9 +402,7 @@ class SplitSqliteDriver implements Driver {
         this.writer.prepare("rollback to member").run();
         this.writer.prepare("release member").run();
       } catch (error) {
-        if (this.inTransaction()) this.writer.prepare("rollback").run();
-        this.#group = undefined;
-        for (const member of group.settles) member.reject(error);
+        this.#loseGroup(group, error);
         this.#unlock();
         return;
       }
@@ -407,9 +410,7 @@ class SplitSqliteDriver implements Driver {
       return;
     }
     // Some errors (a full disk, an I/O error) end the SQLite transaction: every member is lost with it.
-    this.#group = undefined;
-    const lost = new Error("the transaction was rolled back by SQLite; retry");
-    for (const member of group.settles) member.reject(lost);
+    this.#loseGroup(group, new Error("the transaction was rolled back by SQLite; retry"));
     this.#unlock();
   }
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
