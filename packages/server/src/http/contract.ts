@@ -174,9 +174,10 @@ export function loadContract(options: { validateResponses: boolean }): Contract 
           if (body instanceof JsonText) {
             // The same text checked against the same schema gets the same verdict: an answer sent before
             // (a record read again while it has not changed) is not parsed and checked again.
-            if (passed.has(status, body.text)) return undefined;
-            const mismatch = this.checkResponse(status, JSON.parse(body.text));
-            if (mismatch === undefined) passed.add(status, body.text);
+            const text = body.text;
+            if (passed.has(status, text)) return undefined;
+            const mismatch = this.checkResponse(status, JSON.parse(text));
+            if (mismatch === undefined) passed.add(status, text);
             return mismatch;
           }
           const schema = responseSchemas.get(status);

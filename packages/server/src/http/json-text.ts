@@ -1,23 +1,39 @@
 // An answer a handler has already serialized: JSON the route sends as it is. Stored documents (one record, a
-// page, an export of thousands) are joined from their stored JSON text, instead of each being parsed and
-// printed again. In development the JSON is parsed and checked against the contract like any other answer.
+// page, an export of thousands) are joined from their stored JSON (text, or bytes for an export), instead of
+// each being parsed and printed again. In development the JSON is parsed and checked against the contract like any other answer.
 
 /** The JSON of a `T` (the type says what it holds; development's check verifies it). */
 export class JsonText<T = unknown> {
   declare readonly holds?: T;
-  constructor(readonly text: string) {}
+  /** The JSON as text, or as its UTF-8 bytes when joined from stored bytes (see arrayUnder). */
+  constructor(readonly body: string | Buffer) {}
+
+  /** The JSON as text. */
+  get text(): string {
+    return typeof this.body === "string" ? this.body : this.body.toString("utf8");
+  }
 
   /** `{"<key>":<item>}` from the JSON of the item. */
   static under<K extends string, Item>(key: K, item: string): JsonText<{ [P in K]: Item }> {
     return new JsonText(`{${JSON.stringify(key)}:${item}}`);
   }
 
-  /** `{"<key>":[<item>,<item>...]}` from items that are each the JSON of one entry of that array. */
+  /**
+   * `{"<key>":[<item>,<item>...]}` from items that are each the UTF-8 JSON of one entry of that array: an
+   * answer of thousands (an export) stays in bytes from the database to the socket, never decoded into
+   * strings and encoded again.
+   */
   static arrayUnder<K extends string, Item>(
     key: K,
-    items: readonly string[],
+    items: readonly Uint8Array[],
   ): JsonText<{ [P in K]: Item[] }> {
-    return JsonText.page(key, { items });
+    const parts: Uint8Array[] = [Buffer.from(`{${JSON.stringify(key)}:[`)];
+    for (const [i, item] of items.entries()) {
+      if (i > 0) parts.push(COMMA);
+      parts.push(item);
+    }
+    parts.push(CLOSE);
+    return new JsonText(Buffer.concat(parts));
   }
 
   /** A page as `{"<key>":[<item>...],"next_cursor":...,"prev_cursor":...}` (cursors left out when absent). */
@@ -31,3 +47,6 @@ export class JsonText<T = unknown> {
     return new JsonText(`${text}}`);
   }
 }
+
+const COMMA = Buffer.from(",");
+const CLOSE = Buffer.from("]}");

@@ -61,7 +61,7 @@ export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => 
           }
           reply.code(operation.successStatus);
           if (output instanceof JsonText)
-            return reply.type("application/json; charset=utf-8").send(output.text);
+            return reply.type("application/json; charset=utf-8").send(output.body);
           return reply.send(output);
         },
       });

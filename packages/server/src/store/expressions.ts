@@ -63,6 +63,16 @@ export class Expressions {
   }
 
   /**
+   * A stored JSON document for an answer of thousands (an export): SQLite's stored text read as its UTF-8
+   * bytes, which go out as they are. For 5,000 works (10 MB) that is about 11 ms against about 30 ms for
+   * decoding each text into a string, joining them and encoding the answer again. PostgreSQL's jsonb printed
+   * as text (its bytes would come as hex to decode).
+   */
+  documentBytes(doc: Sql): Sql {
+    return this.#pg ? sql`${doc}::text` : sql`cast(${doc} as blob)`;
+  }
+
+  /**
    * A LIMIT of `count` rows (a positive whole number): a literal on SQLite, which plans a statement whose
    * LIMIT is a bound parameter again on every run; a bound parameter on PostgreSQL, so that a list's SQL does
    * not vary with its page size and one named statement (see ./open.ts) serves every size.

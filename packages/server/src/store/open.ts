@@ -107,6 +107,10 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
   // transaction, and it need not wait while a write transaction holds the write connection across awaits.
   const reader = new Database(file, { readonly: true });
   reader.pragma("busy_timeout = 5000");
+  // Reads map the file (up to 256 MiB) instead of copying each page into SQLite's 2 MB cache: an export of
+  // 5,000 works read 10 MB in 7 ms this way, 12.6 ms without. The mapped pages are the OS's file cache, shared
+  // and given back under memory pressure, not the process's own memory.
+  reader.pragma("mmap_size = 268435456");
   const split = new Kysely<DB>({
     dialect: new SplitSqliteDialect(writer, withStatementCache(reader), () => sqlite.inTransaction),
     ...(options.log ? { log: options.log } : {}),

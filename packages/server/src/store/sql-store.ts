@@ -432,11 +432,11 @@ export class SqlStore implements Store {
     orgId: string,
     kind: string,
     query: Omit<ListQuery, "cursor" | "mode">,
-  ): Promise<string[]> {
+  ): Promise<Buffer[]> {
     const rows = await this.#found(orgId, kind, query)
-      .select(this.#x.documentJson(sql.ref("records.data")).as("json"))
+      .select(this.#x.documentBytes(sql.ref("records.data")).as("json"))
       .execute();
-    return rows.map((row) => (row as { json: string }).json);
+    return rows.map(({ json }) => (typeof json === "string" ? Buffer.from(json) : (json as Buffer)));
   }
 
   /** The matching records in sort order (then seq), at most `limit`: what both finds read. */

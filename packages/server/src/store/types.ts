@@ -246,9 +246,9 @@ export interface Store {
     query: Omit<ListQuery, "cursor" | "mode">,
   ): Promise<Array<StoredRecord<T>>>;
   /**
-   * The documents (`data`) of the records findRecords finds, each as its JSON text, for an
-   * answer that sends them as they are stored instead of parsing and printing each again.
+   * The documents (`data`) of the records findRecords finds, each as its JSON in UTF-8 bytes, for an
+   * answer of thousands that sends them as they are stored instead of parsing and printing each again.
    */
-  findRecordJson(orgId: string, kind: string, query: Omit<ListQuery, "cursor" | "mode">): Promise<string[]>;
+  findRecordJson(orgId: string, kind: string, query: Omit<ListQuery, "cursor" | "mode">): Promise<Buffer[]>;
   countRecords(orgId: string, kind: string, filter?: Filter): Promise<number>;
 }

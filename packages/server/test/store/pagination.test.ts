@@ -188,6 +188,29 @@ describeStores("store pagination", (env) => {
       expect(await env.store.getRecordJson(actor.orgId, ["part"], record.id)).toBeUndefined();
     });
 
+    it("finds the same documents as UTF-8 JSON bytes, byte for byte", async () => {
+      const sort: SortKey[] = [{ path: "label", direction: "asc" }];
+      const filter: Filter = { op: "eq", path: "bucket", value: "b1" };
+      const query = { sort, filter, limit: 40 };
+      const found = await env.store.findRecords(actor.orgId, "work", query);
+      const bytes = await env.store.findRecordJson(actor.orgId, "work", query);
+      expect(bytes.every((item) => Buffer.isBuffer(item))).toBe(true);
+      expect(bytes.map((item) => JSON.parse(item.toString("utf8")))).toEqual(found.map((r) => r.data));
+      // Text beyond ASCII comes back as its UTF-8 encoding, not as one byte per character.
+      const other = await newActor();
+      const data = { title: "Café ☕ 🚀 — naïve", note: 'a "quote" and a \\ kept' };
+      const stored = await env.store.createRecord(other, {
+        kind: "work",
+        idType: "issue",
+        prefix: "ISS",
+        data,
+      });
+      const [only] = await env.store.findRecordJson(other.orgId, "work", { limit: 5 });
+      expect(only && JSON.parse(only.toString("utf8"))).toEqual(stored.data);
+      expect(stored.data).toMatchObject(data);
+      expect(only?.byteLength).toBeGreaterThan(only?.toString("utf8").length ?? Number.MAX_VALUE);
+    });
+
     it("rejects a cursor from another kind, filter or sort", async () => {
       const sort: SortKey[] = [{ path: "label", direction: "asc" }];
       const filter: Filter = { op: "and", filters: [{ op: "eq", path: "bucket", value: "b1" }] };
