@@ -9,6 +9,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
   const migrations: Record<string, Migration> = {
     "0001_initial": initial(dialect),
     "0002_credential_changes": credentialChanges(dialect),
+    "0003_kept_record_changes": keptRecordChanges(dialect),
   };
   return { getMigrations: async () => migrations };
 }
@@ -197,6 +198,48 @@ function credentialChanges(dialect: DialectName): Migration {
         }
       }
       await sql`drop table if exists credential_changes`.execute(db);
+    },
+  };
+}
+
+/** Families of records that change seldom and are read on hot paths: a store may keep them (see KeptRecords). */
+export const KEPT_KINDS = ["stage_diagram"] as const;
+
+/**
+ * On SQLite, a counter per kept family that triggers move in the same transaction as every insert, update or
+ * delete of one of its records: a store that keeps such records (see KeptRecords) compares it with the count
+ * it read them at. PostgreSQL keeps nothing, so the migration does nothing there.
+ */
+function keptRecordChanges(dialect: DialectName): Migration {
+  // Literals: a trigger's SQL cannot take bound parameters.
+  const kinds = sql.join(KEPT_KINDS.map((kind) => sql.lit(kind)));
+  const triggers = {
+    insert: sql`when new.kind in (${kinds}) begin update kept_record_changes set n = n + 1 where kind = new.kind; end`,
+    // A record's kind does not change; were it to, the family it left and the one it joined both count.
+    update: sql`when old.kind in (${kinds}) or new.kind in (${kinds}) begin update kept_record_changes set n = n + 1 where kind in (old.kind, new.kind); end`,
+    delete: sql`when old.kind in (${kinds}) begin update kept_record_changes set n = n + 1 where kind = old.kind; end`,
+  };
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      if (dialect === "postgres") return;
+      await sql`create table if not exists kept_record_changes (kind text primary key, n integer not null)`.execute(
+        db,
+      );
+      for (const kind of KEPT_KINDS) {
+        await sql`insert or ignore into kept_record_changes (kind, n) values (${kind}, 0)`.execute(db);
+      }
+      for (const [event, body] of Object.entries(triggers)) {
+        await sql`create trigger if not exists ${sql.id(`records_${event}_kept_change`)} after ${sql.raw(
+          event,
+        )} on records ${body}`.execute(db);
+      }
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      if (dialect === "postgres") return;
+      for (const event of Object.keys(triggers)) {
+        await sql`drop trigger if exists ${sql.id(`records_${event}_kept_change`)}`.execute(db);
+      }
+      await sql`drop table if exists kept_record_changes`.execute(db);
     },
   };
 }

@@ -19,6 +19,7 @@ import {
   sql,
 } from "kysely";
 import { CredentialsCache } from "./credentials.js";
+import { KeptRecords } from "./kept-records.js";
 import { type DialectName, migrationProvider } from "./migrations.js";
 import { SqlStore } from "./sql-store.js";
 import type { DB } from "./tables.js";
@@ -122,7 +123,12 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
     () => dataVersion.get() as number,
     () => credentialChanges.get() as number,
   );
-  return new SqlStore(split, "sqlite", cache);
+  const counts = (database: Database.Database) => {
+    const count = database.prepare("select n from kept_record_changes where kind = ?").pluck();
+    return (kind: string) => count.get(kind) as number;
+  };
+  const kept = new KeptRecords(counts(reader), counts(sqlite));
+  return new SqlStore(split, "sqlite", cache, undefined, kept);
 }
 
 async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Promise<Store> {

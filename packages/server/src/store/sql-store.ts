@@ -6,6 +6,7 @@ import { CompiledQueries } from "./compiled-queries.js";
 import { type CredentialsCache, readCredentials } from "./credentials.js";
 import { decodeCursor, encodeCursor, listHash, type Position, positionOf } from "./cursors.js";
 import { checkLimit, Expressions, type Side, type SortSpec, sortedBy } from "./expressions.js";
+import type { KeptRecords } from "./kept-records.js";
 import type { DialectName } from "./migrations.js";
 import { idColumn, now, rethrowConflict, toDevUser, toOrg, toRecord, toToken } from "./rows.js";
 import type { DB, DevUsersTable, RecordRow, TokensTable } from "./tables.js";
@@ -39,6 +40,7 @@ export class SqlStore implements Store {
     readonly dialect: DialectName,
     private readonly credentialsCache?: CredentialsCache,
     compiled?: CompiledQueries,
+    private readonly kept?: KeptRecords,
   ) {
     this.#db = db;
     this.#x = new Expressions(dialect);
@@ -53,7 +55,7 @@ export class SqlStore implements Store {
     if (this.#db.isTransaction) return fn(this);
     return this.#db
       .transaction()
-      .execute((trx) => fn(new SqlStore(trx, this.dialect, undefined, this.#compiled.on(trx))));
+      .execute((trx) => fn(new SqlStore(trx, this.dialect, undefined, this.#compiled.on(trx), this.kept)));
   }
 
   transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R> {
@@ -426,6 +428,21 @@ export class SqlStore implements Store {
   ): Promise<Array<StoredRecord<T>>> {
     const rows = await this.#found(orgId, kind, query).selectAll("records").execute();
     return rows.map((row) => toRecord<T>(row as RecordRow));
+  }
+
+  findBySubtype<T extends object>(
+    orgId: string,
+    kind: string,
+    subtype: string,
+  ): Promise<ReadonlyArray<StoredRecord<T>>> {
+    const read = () =>
+      this.findRecords<T>(orgId, kind, {
+        filter: { op: "eq", path: "subtype", value: subtype },
+        limit: 1000,
+      });
+    if (!this.kept?.keeps(kind)) return read();
+    // Keyed by organization and subtype: the kind is one of the few kept.
+    return this.kept.through(kind, `${kind}\n${orgId}\n${subtype}`, this.#db.isTransaction, read);
   }
 
   async findRecordJson(

@@ -246,6 +246,16 @@ export interface Store {
     query: Omit<ListQuery, "cursor" | "mode">,
   ): Promise<Array<StoredRecord<T>>>;
   /**
+   * findRecords of the records of `kind` whose subtype is `subtype` (at most 1,000), oldest first. Records of
+   * a family that changes seldom (stage diagrams) may be kept between calls while the family is unchanged:
+   * what comes back is then shared and frozen, and always what a read would give now.
+   */
+  findBySubtype<T extends object>(
+    orgId: string,
+    kind: string,
+    subtype: string,
+  ): Promise<ReadonlyArray<StoredRecord<T>>>;
+  /**
    * The documents (`data`) of the records findRecords finds, each as its JSON in UTF-8 bytes, for an
    * answer of thousands that sends them as they are stored instead of parsing and printing each again.
    */

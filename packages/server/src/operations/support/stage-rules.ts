@@ -16,10 +16,11 @@ export async function diagramFor(
   ctx: Context,
   leafType: string,
 ): Promise<StoredRecord<StageDiagram> | undefined> {
-  const diagrams = await ctx.store.findRecords<StageDiagram>(ctx.org.id, FAMILIES.stage_diagram.kind, {
-    filter: { op: "eq", path: "subtype", value: leafType },
-    limit: 1000,
-  });
+  const diagrams = await ctx.store.findBySubtype<StageDiagram>(
+    ctx.org.id,
+    FAMILIES.stage_diagram.kind,
+    leafType,
+  );
   return diagrams.find((diagram) => diagram.data.is_default) ?? diagrams[0];
 }
 
