@@ -1,6 +1,7 @@
 // An answer a handler has already serialized: JSON the route sends as it is. Stored documents (one record, a
 // page, an export of thousands) are joined from their stored JSON (text, or bytes for an export), instead of
-// each being parsed and printed again. In development the JSON is parsed and checked against the contract like any other answer.
+// each being parsed and printed again. In development the JSON is parsed and checked against the contract like
+// any other answer.
 
 /** The JSON of a `T` (the type says what it holds; development's check verifies it). */
 export class JsonText<T = unknown> {

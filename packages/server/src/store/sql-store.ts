@@ -441,7 +441,7 @@ export class SqlStore implements Store {
         limit: 1000,
       });
     if (!this.kept?.keeps(kind)) return read();
-    // Keyed by organization and subtype: the kind is one of the few kept.
+    // One entry per kind, organization and subtype.
     return this.kept.through(kind, `${kind}\n${orgId}\n${subtype}`, this.#db.isTransaction, read);
   }
 
