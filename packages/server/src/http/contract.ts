@@ -73,6 +73,8 @@ export interface Contract {
   operations: Operation[];
   /** Every scope the contract names. */
   scopes: string[];
+  /** Whether answers are checked against the contract before they are sent (development and tests). */
+  checksAnswers: boolean;
 }
 
 export function loadContract(options: { validateResponses: boolean }): Contract {
@@ -193,7 +195,7 @@ export function loadContract(options: { validateResponses: boolean }): Contract 
       });
     }
   }
-  return { spec, operations, scopes: [...scopes].sort() };
+  return { spec, operations, scopes: [...scopes].sort(), checksAnswers: options.validateResponses };
 }
 
 /**

@@ -1,7 +1,7 @@
 // The store over SQL: one class, SqlStore, runs over a Kysely handle: the root store over the database, a
 // transaction's store over the Transaction. Where the two SQL dialects differ it asks ./expressions.ts;
 // everything a caller supplies reaches the database as a bound parameter.
-import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import { type CompiledQuery, type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { CompiledQueries } from "./compiled-queries.js";
 import { type CredentialsCache, readCredentials } from "./credentials.js";
 import { decodeCursor, encodeCursor, listHash, type Position, positionOf } from "./cursors.js";
@@ -30,21 +30,36 @@ import {
 
 const ORG_COUNTER = { orgId: "", prefix: "ORG" };
 
+/** Reads a query's rows a batch at a time while the caller uses them (see ./open.ts). */
+export type RowStream = (query: CompiledQuery) => AsyncIterable<unknown[]>;
+
+/** What a store may be given besides its database: the ways the SQLite file store saves work. */
+export interface SqlStoreParts {
+  /** Credentials kept while unchanged (the root store only). */
+  credentialsCache?: CredentialsCache;
+  /** Queries compiled once, shared by the root store and its transactions. */
+  compiled?: CompiledQueries;
+  /** Records of seldom-changing families kept while unchanged. */
+  kept?: KeptRecords;
+  /** Long reads streamed from a read connection of their own (the root store only). */
+  streamRows?: RowStream;
+}
+
 export class SqlStore implements Store {
   readonly #db: Kysely<DB>;
   readonly #x: Expressions;
   readonly #compiled: CompiledQueries;
+  readonly #parts: SqlStoreParts;
 
   constructor(
     db: Kysely<DB>,
     readonly dialect: DialectName,
-    private readonly credentialsCache?: CredentialsCache,
-    compiled?: CompiledQueries,
-    private readonly kept?: KeptRecords,
+    parts: SqlStoreParts = {},
   ) {
     this.#db = db;
     this.#x = new Expressions(dialect);
-    this.#compiled = compiled ?? new CompiledQueries(db);
+    this.#compiled = parts.compiled ?? new CompiledQueries(db);
+    this.#parts = parts;
   }
 
   /**
@@ -55,7 +70,9 @@ export class SqlStore implements Store {
     if (this.#db.isTransaction) return fn(this);
     return this.#db
       .transaction()
-      .execute((trx) => fn(new SqlStore(trx, this.dialect, undefined, this.#compiled.on(trx), this.kept)));
+      .execute((trx) =>
+        fn(new SqlStore(trx, this.dialect, { compiled: this.#compiled.on(trx), kept: this.#parts.kept })),
+      );
   }
 
   transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R> {
@@ -204,7 +221,8 @@ export class SqlStore implements Store {
     // On every request, through the unique index on hash; a file-backed SQLite store keeps the answer while
     // the database is unchanged (see CredentialsCache), so a revocation is still seen by the next request.
     const read = () => readCredentials(this.#compiled, this.#db, hash);
-    return this.credentialsCache ? this.credentialsCache.through(hash, read) : read();
+    const cache = this.#parts.credentialsCache;
+    return cache ? cache.through(hash, read) : read();
   }
 
   async getToken(orgId: string, id: string): Promise<TokenRecord | undefined> {
@@ -440,20 +458,32 @@ export class SqlStore implements Store {
         filter: { op: "eq", path: "subtype", value: subtype },
         limit: 1000,
       });
-    if (!this.kept?.keeps(kind)) return read();
+    const kept = this.#parts.kept;
+    if (!kept?.keeps(kind)) return read();
     // One entry per kind, organization and subtype.
-    return this.kept.through(kind, `${kind}\n${orgId}\n${subtype}`, this.#db.isTransaction, read);
+    return kept.through(kind, `${kind}\n${orgId}\n${subtype}`, this.#db.isTransaction, read);
   }
 
-  async findRecordJson(
+  async *streamRecordJson(
     orgId: string,
     kind: string,
     query: Omit<ListQuery, "cursor" | "mode">,
-  ): Promise<Buffer[]> {
-    const rows = await this.#found(orgId, kind, query)
+  ): AsyncGenerator<Buffer[]> {
+    const found = this.#found(orgId, kind, query)
       .select(this.#x.documentBytes(sql.ref("records.data")).as("json"))
-      .execute();
-    return rows.map(({ json }) => (typeof json === "string" ? Buffer.from(json) : (json as Buffer)));
+      .compile();
+    const bytes = (rows: unknown[]) =>
+      rows.map((row) => {
+        const { json } = row as { json: Buffer | string };
+        return typeof json === "string" ? Buffer.from(json) : json;
+      });
+    const stream = this.#parts.streamRows;
+    // In a transaction, the read belongs to it; elsewhere a store without a stream reads in one go.
+    if (!stream || this.#db.isTransaction) {
+      yield bytes((await this.#db.executeQuery(found)).rows);
+      return;
+    }
+    for await (const rows of stream(found)) yield bytes(rows);
   }
 
   /** The matching records in sort order (then seq), at most `limit`: what both finds read. */
