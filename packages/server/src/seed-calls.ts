@@ -3,7 +3,7 @@
 
 import { actorOf } from "./http/auth.js";
 import type { Operation } from "./http/contract.js";
-import { JsonStream, JsonText } from "./http/json-text.js";
+import { JsonText } from "./http/json-text.js";
 import { handlers } from "./operations/index.js";
 import type { Context, Handler, Input, InterfaceName, Output } from "./operations/support/handler.js";
 import type { DevUser, Org, Store, TokenRecord } from "./store/types.js";
@@ -54,8 +54,7 @@ export function internalContext(
       requireType: () => {},
     };
     const output = await handler(ctx, input);
-    const answer = output instanceof JsonStream ? await output.whole() : output;
-    return answer instanceof JsonText ? (JSON.parse(answer.text) as Output<N>) : answer;
+    return output instanceof JsonText ? (JSON.parse(output.text) as Output<N>) : output;
   };
 }
 

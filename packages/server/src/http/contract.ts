@@ -73,8 +73,6 @@ export interface Contract {
   operations: Operation[];
   /** Every scope the contract names. */
   scopes: string[];
-  /** Whether answers are checked against the contract before they are sent (development and tests). */
-  checksAnswers: boolean;
 }
 
 export function loadContract(options: { validateResponses: boolean }): Contract {
@@ -195,7 +193,7 @@ export function loadContract(options: { validateResponses: boolean }): Contract 
       });
     }
   }
-  return { spec, operations, scopes: [...scopes].sort(), checksAnswers: options.validateResponses };
+  return { spec, operations, scopes: [...scopes].sort() };
 }
 
 /**

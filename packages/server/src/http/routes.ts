@@ -2,7 +2,6 @@
 // JSON body or form of a POST) is validated against the contract, its handler runs (a write in one
 // transaction), and its answer is checked against the contract before it is sent. A known path asked with
 // another method is a 405 that says which methods it answers.
-import { Readable } from "node:stream";
 import { HTTP_METHODS } from "@workapi/spec";
 import type { FastifyRequest } from "fastify";
 import type { Store } from "../store/types.js";
@@ -11,7 +10,7 @@ import { readForm } from "./body.js";
 import type { Context } from "./context.js";
 import { type Contract, type Operation, requireStorableStrings } from "./contract.js";
 import { ApiError } from "./errors.js";
-import { JsonStream, JsonText } from "./json-text.js";
+import { JsonText } from "./json-text.js";
 import { shared } from "./plugin.js";
 import { readQuery, unflatten } from "./query.js";
 
@@ -52,16 +51,9 @@ export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => 
           const input = await readInput(request, operation, options.bodyLimit);
           const auth = request.auth as Authenticated;
           // A write is one transaction: every row it touches changes, or none does.
-          let output = operation.safe
+          const output = operation.safe
             ? await handler(contextFor(store, auth, operation, request), input)
             : await store.transaction((tx) => handler(contextFor(tx, auth, operation, request), input));
-          if (output instanceof JsonStream) {
-            const stream = output;
-            // The read ends with the response, whether its answer was sent, cut short or never begun.
-            reply.raw.once("close", () => void stream.close());
-            // An answer checked against the contract is checked whole, before any of it is sent.
-            if (contract.checksAnswers) output = await stream.whole();
-          }
           const mismatch = operation.checkResponse(operation.successStatus, output);
           if (mismatch) {
             options.violations.push(`${operation.operationId} ${operation.successStatus}: ${mismatch}`);
@@ -70,8 +62,6 @@ export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => 
           reply.code(operation.successStatus);
           if (output instanceof JsonText)
             return reply.type("application/json; charset=utf-8").send(output.body);
-          if (output instanceof JsonStream)
-            return reply.type("application/json; charset=utf-8").send(Readable.from(output.chunks()));
           return reply.send(output);
         },
       });

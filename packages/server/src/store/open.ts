@@ -128,40 +128,7 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
     return (kind: string) => count.get(kind) as number;
   };
   const kept = new KeptRecords(counts(reader), counts(sqlite));
-  return new SqlStore(split, "sqlite", {
-    credentialsCache: cache,
-    kept,
-    streamRows: (query) => streamRows(file, query),
-  });
-}
-
-/** Rows a streamed read hands on at a time: about 400 kB of stored works. */
-const STREAM_BATCH_ROWS = 200;
-
-/**
- * Reads a query's rows on a read-only connection of its own, a batch at a time while the caller sends them
- * (an export): the shared read connection is never held across awaits, the read sees one snapshot from its
- * first row to its last, and the batches read go out while the rest is read. Opening the connection costs
- * about half a millisecond, little beside a read this long. It closes when the caller stops, at the end or
- * early (an answer whose client went away).
- */
-async function* streamRows(file: string, query: CompiledQuery): AsyncGenerator<unknown[]> {
-  const connection = new Database(file, { readonly: true });
-  try {
-    connection.pragma("busy_timeout = 5000");
-    connection.pragma("mmap_size = 268435456");
-    let batch: unknown[] = [];
-    for (const row of connection.prepare(query.sql).iterate(query.parameters as unknown[])) {
-      batch.push(row);
-      if (batch.length === STREAM_BATCH_ROWS) {
-        yield batch;
-        batch = [];
-      }
-    }
-    if (batch.length > 0) yield batch;
-  } finally {
-    connection.close();
-  }
+  return new SqlStore(split, "sqlite", cache, undefined, kept);
 }
 
 async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Promise<Store> {

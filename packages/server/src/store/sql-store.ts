@@ -1,7 +1,7 @@
 // The store over SQL: one class, SqlStore, runs over a Kysely handle: the root store over the database, a
 // transaction's store over the Transaction. Where the two SQL dialects differ it asks ./expressions.ts;
 // everything a caller supplies reaches the database as a bound parameter.
-import { type CompiledQuery, type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { CompiledQueries } from "./compiled-queries.js";
 import { type CredentialsCache, readCredentials } from "./credentials.js";
 import { decodeCursor, encodeCursor, listHash, type Position, positionOf } from "./cursors.js";
@@ -30,36 +30,21 @@ import {
 
 const ORG_COUNTER = { orgId: "", prefix: "ORG" };
 
-/** Reads a query's rows a batch at a time while the caller uses them (see ./open.ts). */
-export type RowStream = (query: CompiledQuery) => AsyncIterable<unknown[]>;
-
-/** What a store may be given besides its database: the ways the SQLite file store saves work. */
-export interface SqlStoreParts {
-  /** Credentials kept while unchanged (the root store only). */
-  credentialsCache?: CredentialsCache;
-  /** Queries compiled once, shared by the root store and its transactions. */
-  compiled?: CompiledQueries;
-  /** Records of seldom-changing families kept while unchanged. */
-  kept?: KeptRecords;
-  /** Long reads streamed from a read connection of their own (the root store only). */
-  streamRows?: RowStream;
-}
-
 export class SqlStore implements Store {
   readonly #db: Kysely<DB>;
   readonly #x: Expressions;
   readonly #compiled: CompiledQueries;
-  readonly #parts: SqlStoreParts;
 
   constructor(
     db: Kysely<DB>,
     readonly dialect: DialectName,
-    parts: SqlStoreParts = {},
+    private readonly credentialsCache?: CredentialsCache,
+    compiled?: CompiledQueries,
+    private readonly kept?: KeptRecords,
   ) {
     this.#db = db;
     this.#x = new Expressions(dialect);
-    this.#compiled = parts.compiled ?? new CompiledQueries(db);
-    this.#parts = parts;
+    this.#compiled = compiled ?? new CompiledQueries(db);
   }
 
   /**
@@ -70,9 +55,7 @@ export class SqlStore implements Store {
     if (this.#db.isTransaction) return fn(this);
     return this.#db
       .transaction()
-      .execute((trx) =>
-        fn(new SqlStore(trx, this.dialect, { compiled: this.#compiled.on(trx), kept: this.#parts.kept })),
-      );
+      .execute((trx) => fn(new SqlStore(trx, this.dialect, undefined, this.#compiled.on(trx), this.kept)));
   }
 
   transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R> {
@@ -221,8 +204,7 @@ export class SqlStore implements Store {
     // On every request, through the unique index on hash; a file-backed SQLite store keeps the answer while
     // the database is unchanged (see CredentialsCache), so a revocation is still seen by the next request.
     const read = () => readCredentials(this.#compiled, this.#db, hash);
-    const cache = this.#parts.credentialsCache;
-    return cache ? cache.through(hash, read) : read();
+    return this.credentialsCache ? this.credentialsCache.through(hash, read) : read();
   }
 
   async getToken(orgId: string, id: string): Promise<TokenRecord | undefined> {
@@ -458,32 +440,20 @@ export class SqlStore implements Store {
         filter: { op: "eq", path: "subtype", value: subtype },
         limit: 1000,
       });
-    const kept = this.#parts.kept;
-    if (!kept?.keeps(kind)) return read();
+    if (!this.kept?.keeps(kind)) return read();
     // One entry per kind, organization and subtype.
-    return kept.through(kind, `${kind}\n${orgId}\n${subtype}`, this.#db.isTransaction, read);
+    return this.kept.through(kind, `${kind}\n${orgId}\n${subtype}`, this.#db.isTransaction, read);
   }
 
-  async *streamRecordJson(
+  async findRecordJson(
     orgId: string,
     kind: string,
     query: Omit<ListQuery, "cursor" | "mode">,
-  ): AsyncGenerator<Buffer[]> {
-    const found = this.#found(orgId, kind, query)
+  ): Promise<Buffer[]> {
+    const rows = await this.#found(orgId, kind, query)
       .select(this.#x.documentBytes(sql.ref("records.data")).as("json"))
-      .compile();
-    const bytes = (rows: unknown[]) =>
-      rows.map((row) => {
-        const { json } = row as { json: Buffer | string };
-        return typeof json === "string" ? Buffer.from(json) : json;
-      });
-    const stream = this.#parts.streamRows;
-    // In a transaction, the read belongs to it; elsewhere a store without a stream reads in one go.
-    if (!stream || this.#db.isTransaction) {
-      yield bytes((await this.#db.executeQuery(found)).rows);
-      return;
-    }
-    for await (const rows of stream(found)) yield bytes(rows);
+      .execute();
+    return rows.map(({ json }) => (typeof json === "string" ? Buffer.from(json) : (json as Buffer)));
   }
 
   /** The matching records in sort order (then seq), at most `limit`: what both finds read. */

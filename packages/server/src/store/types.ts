@@ -256,15 +256,9 @@ export interface Store {
     subtype: string,
   ): Promise<ReadonlyArray<StoredRecord<T>>>;
   /**
-   * The documents (`data`) of the records findRecords finds, each as its JSON in UTF-8 bytes, in order and a
-   * batch at a time: an answer of thousands (an export) sends them as they are stored, instead of parsing and
-   * printing each again, and may send each batch while the next is read. All batches come from one snapshot
-   * of the database. A caller that stops early ends the read.
+   * The documents (`data`) of the records findRecords finds, each as its JSON in UTF-8 bytes, for an
+   * answer of thousands that sends them as they are stored instead of parsing and printing each again.
    */
-  streamRecordJson(
-    orgId: string,
-    kind: string,
-    query: Omit<ListQuery, "cursor" | "mode">,
-  ): AsyncIterable<Buffer[]>;
+  findRecordJson(orgId: string, kind: string, query: Omit<ListQuery, "cursor" | "mode">): Promise<Buffer[]>;
   countRecords(orgId: string, kind: string, filter?: Filter): Promise<number>;
 }

@@ -1,10 +1,5 @@
 // works.export and works.list through real HTTP, on every database: each filter narrowing a small known data
 // set, the scope rule for types, `first`, sorting, and paging over a few hundred works in both modes.
-import { mkdtempSync, rmSync } from "node:fs";
-import { get } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DevUser } from "../../src/store/types.js";
 import { databases, startTestServer, type TestServer } from "../harness.js";
@@ -423,92 +418,5 @@ describe.each(databases)("works.export and works.list on %s", (database) => {
         some.body.works.every((work: { stage?: { name: string } }) => work.stage?.name === "bulk-start"),
       ).toBe(true);
     });
-  });
-});
-
-// In production (answers not checked) on a SQLite file, an export is streamed while it is read, from a read
-// connection of its own: the answer is the same, sent in chunks, and the read ends whenever the client leaves.
-describe("works.export streamed from a SQLite file", () => {
-  // More than two of the store's batches, and far more bytes than the sockets hold (18 MB): the server sends
-  // while it reads, and is still reading when a client that leaves has left.
-  const COUNT = 450;
-  const body = "Long description. ".repeat(2_200);
-  let server: TestServer;
-  let dir: string;
-  let file: string;
-
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "workapi-export-"));
-    file = join(dir, "workapi.sqlite");
-    server = await startTestServer("sqlite", { dataDir: dir, validateResponses: false });
-    const part = await createPart(server, "product", "Streamed");
-    await server.store.transaction(async (tx) => {
-      for (let i = 0; i < COUNT; i++) {
-        await tx.createRecord(server.actor, {
-          kind: "work",
-          idType: "issue",
-          prefix: "ISS",
-          subtype: "issue",
-          parent_id: part.id,
-          label: `Streamed ${i} — naïve ☕`,
-          data: { type: "issue", title: `Streamed ${i} — naïve ☕`, body },
-        });
-      }
-    });
-  });
-  afterAll(async () => {
-    await server?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  /** Whether a checkpoint that waits for every reader of the file is held back by one (timeout 0). */
-  const readerHeld = () => {
-    const raw = new Database(file, { timeout: 0 });
-    try {
-      return (raw.pragma("wal_checkpoint(TRUNCATE)") as Array<{ busy: number }>)[0]?.busy === 1;
-    } finally {
-      raw.close();
-    }
-  };
-  const until = async (done: () => boolean) => {
-    for (let i = 0; i < 100 && !done(); i++) await pause(20);
-    return done();
-  };
-
-  it("sends every work in order, in chunks, byte for byte as stored", async () => {
-    const response = await fetch(`${server.url}/works.export?first=5000`, {
-      headers: { authorization: `Bearer ${server.adminToken}` },
-    });
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
-    expect(response.headers.get("transfer-encoding")).toBe("chunked");
-    expect(response.headers.get("content-length")).toBeNull();
-    const body = (await response.json()) as { works: unknown[] };
-    const stored = await server.store.findRecords(server.org.id, "work", { limit: 5000 });
-    expect(body.works).toHaveLength(COUNT);
-    expect(body.works).toEqual(stored.map((record) => record.data));
-  });
-
-  it("ends the read when the client leaves, before or during the answer", async () => {
-    for (const leave of ["at once", "after the first chunk"] as const) {
-      // The write adds frames to the WAL, so that a reader of the file holds a checkpoint back.
-      await createPart(server, "product", `Moved on ${leave}`);
-      await new Promise<void>((resolve, reject) => {
-        const request = get(
-          `${server.url}/works.export?first=5000`,
-          { headers: { authorization: `Bearer ${server.adminToken}` } },
-          (response) => {
-            response.once("data", () => {
-              request.destroy();
-              resolve();
-            });
-          },
-        );
-        request.on("error", () => resolve()); // destroyed on purpose
-        if (leave === "at once") request.on("finish", () => setTimeout(() => request.destroy(), 0));
-        setTimeout(() => reject(new Error("no answer")), 10_000).unref();
-      });
-      expect(await until(() => !readerHeld())).toBe(true);
-    }
   });
 });
