@@ -12,6 +12,7 @@ import { clientErrorHandler, errorHandling } from "./http/error-handler.js";
 import { guard } from "./http/guard.js";
 import { contractRoutes, type OperationHandler } from "./http/routes.js";
 import { shutdown } from "./http/shutdown.js";
+import { writesHere, writesOnThread } from "./http/writes.js";
 import { handlers as allHandlers } from "./operations/index.js";
 import type { Context } from "./operations/support/handler.js";
 import type { Store } from "./store/types.js";
@@ -20,8 +21,10 @@ export interface AppOptions {
   config: ServerConfig;
   store: Store;
   logger?: FastifyBaseLogger;
-  /** Replaces handlers (tests script failures this way). */
+  /** Replaces handlers (tests script failures this way); writes then run in this thread. */
   handlers?: Partial<Record<string, (ctx: Context, input: never) => Promise<unknown>>>;
+  /** The data directory of a SQLite file store: writes run on a thread of their own (./http/writes.ts). */
+  writeThread?: { dataDir: string };
 }
 
 export interface App {
@@ -32,7 +35,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-export async function buildApp({ config, store, logger, handlers }: AppOptions): Promise<App> {
+export async function buildApp({ config, store, logger, handlers, writeThread }: AppOptions): Promise<App> {
   const contract = loadContract({ validateResponses: config.validateResponses });
   const violations: string[] = [];
   const { bodyLimit, validateResponses } = config;
@@ -57,13 +60,24 @@ export async function buildApp({ config, store, logger, handlers }: AppOptions):
   const { rateLimitMax, rateLimitWindowMs, redisUrl } = config;
   await fastify.register(guard, { store, rateLimitMax, rateLimitWindowMs, redisUrl });
   await fastify.register(docs);
+  const all = { ...allHandlers, ...handlers } as unknown as Record<string, OperationHandler>;
+  const writes = writeThread && !handlers ? writesOnThread(writeThread.dataDir) : writesHere(store, all);
   await fastify.register(contractRoutes, {
     contract,
     store,
+    writes,
     bodyLimit,
     violations,
     cors: config.corsOrigins.length > 0,
-    handlers: { ...allHandlers, ...handlers } as unknown as Record<string, OperationHandler>,
+    handlers: all,
   });
-  return { fastify, contract, violations, close: () => fastify.close() };
+  return {
+    fastify,
+    contract,
+    violations,
+    close: async () => {
+      await fastify.close(); // in-flight requests finish first
+      await writes.close();
+    },
+  };
 }

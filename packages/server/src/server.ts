@@ -114,7 +114,10 @@ export async function startServer(
   });
   const first = await bootstrap(store);
   if (first.issued && options.seedOnFirstStart) await runSeed(store, first.org, first.admin, {});
-  const app = await buildApp({ config, store, logger });
+  // On a SQLite file, writes run on a thread of their own (src/http/writes.ts).
+  const writeThread =
+    config.databaseUrl || config.dataDir === ":memory:" ? {} : { writeThread: { dataDir: config.dataDir } };
+  const app = await buildApp({ config, store, logger, ...writeThread });
   const address = await app.fastify.listen({ port: config.port, host: config.host });
   // `address` is where the server really listens; on every interface (0.0.0.0, ::) it is reached locally
   // through localhost.

@@ -1,6 +1,10 @@
-// Starts the real server in-process on a random port, on SQLite (in memory) or PostgreSQL (its own schema),
-// with answers validated against the contract, and gives tests a small HTTP helper.
+// Starts the real server in-process on a random port, on SQLite (a file of its own, with writes on their own
+// thread, as the server runs it) or PostgreSQL (its own schema), with answers validated against the contract,
+// and gives tests a small HTTP helper.
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import { type App, buildApp } from "../src/app.js";
@@ -73,7 +77,14 @@ export async function startTestServer(
     dataDir?: string;
   } = {},
 ): Promise<TestServer> {
-  const { handlers, dataDir, ...configOverrides } = overrides;
+  const { handlers, dataDir: givenDir, ...configOverrides } = overrides;
+  // SQLite runs as the server runs it: on a file, writes on a thread of their own (unless handlers are
+  // replaced: those live in this thread, and so do the writes that use them).
+  const ownDir =
+    database === "sqlite" && givenDir === undefined
+      ? mkdtempSync(join(tmpdir(), "workapi-test-"))
+      : undefined;
+  const dataDir = givenDir ?? ownDir;
   const { store, drop } = await openTestStore(database, dataDir);
   const first = await bootstrap(store);
   const logs: string[] = [];
@@ -90,7 +101,15 @@ export async function startTestServer(
     { NODE_ENV: "test" },
     { port: 0, host: "127.0.0.1", validateResponses: true, ...configOverrides },
   );
-  const app = await buildApp({ config, store, logger, ...(handlers ? { handlers } : {}) });
+  const app = await buildApp({
+    config,
+    store,
+    logger,
+    ...(handlers ? { handlers } : {}),
+    ...(database === "sqlite" && dataDir !== undefined && dataDir !== ":memory:"
+      ? { writeThread: { dataDir } }
+      : {}),
+  });
   const address = await app.fastify.listen({ port: 0, host: "127.0.0.1" });
   const actor = actorOf(first.org, first.admin);
   const adminToken = first.issued
@@ -146,6 +165,7 @@ export async function startTestServer(
       await app.close();
       await store.close();
       await drop();
+      if (ownDir) rmSync(ownDir, { recursive: true, force: true });
     },
   };
   return server;

@@ -1,6 +1,8 @@
 // What a handler sees of the request that reached it: the store (a transaction's store for writes), the
-// caller, the operation, and the checks of scopes that depend on a record's type. Built by ./routes.ts.
+// caller, the operation, and the checks of scopes that depend on a record's type. Built by ./routes.ts, and
+// for writes on a SQLite file by the write thread (./writes.ts).
 import type { Actor, DevUser, Org, Store, TokenRecord } from "../store/types.js";
+import { type Authenticated, requireScopes } from "./auth.js";
 import type { Operation } from "./contract.js";
 
 export interface Context {
@@ -17,4 +19,33 @@ export interface Context {
   allowsType(type: string): boolean;
   /** Throws `forbidden` (naming `objectIds` where the operation carries them) unless allowsType(type). */
   requireType(type: string, objectIds?: string[]): void;
+}
+
+/** What a context takes from the request: its id, and where the client reached this server. */
+export interface RequestFacts {
+  requestId: string;
+  baseUrl: string;
+}
+
+export function contextFor(
+  store: Store,
+  auth: Authenticated,
+  operation: Operation,
+  { requestId, baseUrl }: RequestFacts,
+): Context {
+  const typeScopes = (type: string) => operation.scopesByType?.scopes[type] ?? [];
+  return {
+    store,
+    actor: auth.actor,
+    org: auth.org,
+    user: auth.user,
+    token: auth.token,
+    operation,
+    requestId,
+    baseUrl,
+    allowsType: (type) => typeScopes(type).some((scope) => auth.token.scopes.includes(scope)),
+    requireType(type, objectIds) {
+      requireScopes(auth.token, typeScopes(type).length > 0 ? typeScopes(type) : ["(none)"], objectIds);
+    },
+  };
 }

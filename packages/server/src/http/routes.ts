@@ -5,14 +5,15 @@
 import { HTTP_METHODS } from "@workapi/spec";
 import type { FastifyRequest } from "fastify";
 import type { Store } from "../store/types.js";
-import { type Authenticated, requireScopes } from "./auth.js";
+import type { Authenticated } from "./auth.js";
 import { readForm } from "./body.js";
-import type { Context } from "./context.js";
+import { type Context, contextFor } from "./context.js";
 import { type Contract, type Operation, requireStorableStrings } from "./contract.js";
 import { ApiError } from "./errors.js";
 import { JsonText } from "./json-text.js";
 import { shared } from "./plugin.js";
 import { readQuery, unflatten } from "./query.js";
+import type { Writes } from "./writes.js";
 
 export type OperationHandler = (ctx: Context, input: unknown) => Promise<unknown>;
 
@@ -26,6 +27,8 @@ export interface RoutesOptions {
   contract: Contract;
   handlers: Record<string, OperationHandler>;
   store: Store;
+  /** Where writes run (./writes.ts). */
+  writes: Writes;
   bodyLimit: number;
   /** With CORS on, OPTIONS belongs to the preflight and is not refused with 405. */
   cors: boolean;
@@ -50,10 +53,15 @@ export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => 
         handler: async (request, reply) => {
           const input = await readInput(request, operation, options.bodyLimit);
           const auth = request.auth as Authenticated;
+          const facts = {
+            requestId: request.id,
+            // Where this server is reached, as the client addressed it (for answers that hold absolute URLs).
+            baseUrl: `${request.protocol}://${request.host}`,
+          };
           // A write is one transaction: every row it touches changes, or none does.
           const output = operation.safe
-            ? await handler(contextFor(store, auth, operation, request), input)
-            : await store.transaction((tx) => handler(contextFor(tx, auth, operation, request), input));
+            ? await handler(contextFor(store, auth, operation, facts), input)
+            : await options.writes.run(operation, auth, facts, input);
           const mismatch = operation.checkResponse(operation.successStatus, output);
           if (mismatch) {
             options.violations.push(`${operation.operationId} ${operation.successStatus}: ${mismatch}`);
@@ -117,28 +125,4 @@ async function readInput(request: FastifyRequest, operation: Operation, bodyLimi
   const input = request.body === undefined ? {} : request.body;
   operation.validateInput(input);
   return input;
-}
-
-function contextFor(
-  store: Store,
-  auth: Authenticated,
-  operation: Operation,
-  request: FastifyRequest,
-): Context {
-  const typeScopes = (type: string) => operation.scopesByType?.scopes[type] ?? [];
-  return {
-    store,
-    actor: auth.actor,
-    org: auth.org,
-    user: auth.user,
-    token: auth.token,
-    operation,
-    requestId: request.id,
-    // Where this server is reached, as the client addressed it (for answers that hold absolute URLs).
-    baseUrl: `${request.protocol}://${request.host}`,
-    allowsType: (type) => typeScopes(type).some((scope) => auth.token.scopes.includes(scope)),
-    requireType(type, objectIds) {
-      requireScopes(auth.token, typeScopes(type).length > 0 ? typeScopes(type) : ["(none)"], objectIds);
-    },
-  };
 }

@@ -1,0 +1,180 @@
+// Where a write operation runs: its handler in one transaction of the store. On a SQLite file the server runs
+// writes on a thread of their own (a worker with its own connections to the file), so that a write's
+// statements and its COMMIT do not hold the event loop that serves every read: one writer looping creates
+// took half of the readers' capacity on one loop. Everywhere else (PostgreSQL, whose work is in its own
+// processes; an in-memory database, which lives on one connection) writes run in this thread.
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { ErrorType } from "@workapi/types";
+import { type Store, StoreError } from "../store/types.js";
+import type { Authenticated } from "./auth.js";
+import { contextFor, type RequestFacts } from "./context.js";
+import type { Operation } from "./contract.js";
+import { ApiError } from "./errors.js";
+import { JsonText } from "./json-text.js";
+
+export type WriteHandler = (ctx: ReturnType<typeof contextFor>, input: unknown) => Promise<unknown>;
+
+export interface Writes {
+  /** Runs the write `operation` for `auth` in one transaction; its answer, or the error it threw. */
+  run(operation: Operation, auth: Authenticated, facts: RequestFacts, input: unknown): Promise<unknown>;
+  /** Waits for the writes under way, then stops (the write thread, when there is one). */
+  close(): Promise<void>;
+}
+
+/** Writes run by their handlers on `store`, in this thread. */
+export function writesHere(store: Store, handlers: Record<string, WriteHandler>): Writes {
+  return {
+    run: (operation, auth, facts, input) =>
+      store.transaction((tx) =>
+        handlerOf(handlers, operation.name)(contextFor(tx, auth, operation, facts), input),
+      ),
+    close: async () => {},
+  };
+}
+
+export function handlerOf(handlers: Record<string, WriteHandler>, name: string): WriteHandler {
+  const handler = handlers[name];
+  if (!handler) throw new Error(`no handler for ${name}`);
+  return handler;
+}
+
+/** A write sent to the write thread. */
+export interface WriteRequest {
+  id: number;
+  name: string;
+  auth: Authenticated;
+  facts: RequestFacts;
+  input: unknown;
+}
+
+/** The write thread's answer: the handler's answer, or the error it threw, in a form a message carries. */
+export type WriteAnswer = { id: number } & (
+  | { kind: "value"; value: unknown }
+  | { kind: "json"; body: string | Uint8Array }
+  | {
+      kind: "api-error";
+      type: ErrorType;
+      message: string;
+      detail: string;
+      extras: Record<string, unknown>;
+      status: number;
+      headers: Record<string, string>;
+    }
+  | { kind: "store-error"; code: StoreError["code"]; message: string; field: string | undefined }
+  | { kind: "error"; name: string; message: string; stack: string | undefined }
+);
+
+/** The message of an answer or a thrown error (the write thread's side). */
+export function toAnswer(id: number, outcome: { value: unknown } | { error: unknown }): WriteAnswer {
+  if ("value" in outcome) {
+    const { value } = outcome;
+    return value instanceof JsonText ? { id, kind: "json", body: value.body } : { id, kind: "value", value };
+  }
+  const { error } = outcome;
+  if (error instanceof ApiError) {
+    const { type, message, detail, extras, status, headers } = error;
+    return { id, kind: "api-error", type, message, detail, extras, status, headers };
+  }
+  if (error instanceof StoreError) {
+    return { id, kind: "store-error", code: error.code, message: error.message, field: error.field };
+  }
+  const plain = error instanceof Error ? error : new Error(String(error));
+  return { id, kind: "error", name: plain.name, message: plain.message, stack: plain.stack };
+}
+
+/** The answer again, or the error to throw (this thread's side). */
+export function fromAnswer(answer: WriteAnswer): { value: unknown } | { error: Error } {
+  switch (answer.kind) {
+    case "value":
+      return { value: answer.value };
+    case "json":
+      return {
+        value: new JsonText(typeof answer.body === "string" ? answer.body : Buffer.from(answer.body)),
+      };
+    case "api-error":
+      return {
+        error: new ApiError(answer.type, answer.message, answer.detail, answer.extras)
+          .withStatus(answer.status)
+          .withHeaders(answer.headers),
+      };
+    case "store-error":
+      return { error: new StoreError(answer.code, answer.message, answer.field) };
+    default: {
+      const error = new Error(answer.message);
+      error.name = answer.name;
+      // The thread's stack: the log of a 500 says where it failed there.
+      if (answer.stack) error.stack = answer.stack;
+      return { error };
+    }
+  }
+}
+
+/** The write thread's script: dist/write-worker.js of this package (the tests, which run the sources, build first). */
+function workerScript(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, "package.json"))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error("the server package's directory was not found");
+    dir = parent;
+  }
+  const script = join(dir, "dist", "write-worker.js");
+  if (!existsSync(script)) throw new Error(`${script} is missing: build the server first`);
+  return script;
+}
+
+/**
+ * Writes run on a thread of their own, over its own connections to the SQLite file in `dataDir`. The thread
+ * starts alongside: reads are served at once, and a write that comes before it is ready waits for it.
+ */
+export function writesOnThread(dataDir: string): Writes {
+  const worker = new Worker(workerScript(), { workerData: { dataDir } });
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  let next = 0;
+  let failure: Error | undefined;
+  const failAll = (error: Error) => {
+    failure ??= error;
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+  };
+  // Answered when its store is open: a `ready` message (migrations ran in the main thread before).
+  const ready = new Promise<void>((resolve, reject) => {
+    worker.once("message", () => resolve());
+    worker.once("error", reject);
+    worker.once("exit", () => reject(new Error("the write thread stopped before it was ready")));
+  });
+  ready.catch(() => {}); // a write waiting for it gets the failure; nothing else waits
+  worker.on("message", (answer: WriteAnswer | { ready: true }) => {
+    if ("ready" in answer) return;
+    const waiting = pending.get(answer.id);
+    if (!waiting) return;
+    pending.delete(answer.id);
+    const outcome = fromAnswer(answer);
+    if ("value" in outcome) waiting.resolve(outcome.value);
+    else waiting.reject(outcome.error);
+  });
+  worker.on("error", (error) => failAll(error));
+  worker.on("exit", (code) => failAll(new Error(`the write thread stopped (exit code ${code})`)));
+  return {
+    async run(operation, auth, facts, input) {
+      await ready;
+      if (failure) throw failure;
+      const id = next++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker.postMessage({ id, name: operation.name, auth, facts, input } satisfies WriteRequest);
+      });
+    },
+    async close() {
+      await ready.catch(() => {});
+      // The writes sent are answered before the thread is told to close (messages arrive in order, but a
+      // close would not wait for the transactions already running there).
+      while (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      if (failure) return;
+      worker.postMessage("close");
+      await new Promise((resolve) => worker.once("exit", resolve));
+    },
+  };
+}

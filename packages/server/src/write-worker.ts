@@ -1,0 +1,54 @@
+// The write thread (see ./http/writes.ts): opens its own store on the SQLite file and runs each write it is
+// sent, by the same handlers, contexts and transactions as the main thread would, answering each in turn.
+import { parentPort, workerData } from "node:worker_threads";
+import type { Authenticated } from "./http/auth.js";
+import { contextFor } from "./http/context.js";
+import { loadContract } from "./http/contract.js";
+import { handlerOf, toAnswer, type WriteHandler, type WriteRequest } from "./http/writes.js";
+import { handlers } from "./operations/index.js";
+import { openStore } from "./store/open.js";
+
+if (!parentPort) throw new Error("write-worker.js runs as a worker thread of the server");
+const port = parentPort;
+const store = await openStore({ dataDir: (workerData as { dataDir: string }).dataDir });
+const operations = new Map(loadContract({ validateResponses: false }).operations.map((op) => [op.name, op]));
+const byName = handlers as unknown as Record<string, WriteHandler>;
+
+/** A message carries a Buffer as a plain Uint8Array: uploaded files become Buffers again. */
+function buffers(value: unknown): unknown {
+  if (value instanceof Uint8Array) {
+    return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  }
+  if (Array.isArray(value)) return value.map(buffers);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, buffers(inner)]));
+  }
+  return value;
+}
+
+port.on("message", async (message: WriteRequest | "close") => {
+  if (message === "close") {
+    await store.close();
+    port.close();
+    return;
+  }
+  const { id, name, auth, facts, input } = message;
+  let answer: ReturnType<typeof toAnswer>;
+  try {
+    const operation = operations.get(name);
+    if (!operation) throw new Error(`no operation ${name}`);
+    const value = await store.transaction((tx) =>
+      handlerOf(byName, name)(contextFor(tx, auth as Authenticated, operation, facts), buffers(input)),
+    );
+    answer = toAnswer(id, { value });
+  } catch (error) {
+    answer = toAnswer(id, { error });
+  }
+  try {
+    port.postMessage(answer);
+  } catch (error) {
+    // An answer a message cannot carry is a fault of its handler: a 500, not a lost request.
+    port.postMessage(toAnswer(id, { error }));
+  }
+});
+port.postMessage({ ready: true });

@@ -1,0 +1,110 @@
+// Writes on a SQLite file run on a thread of their own (src/http/writes.ts). Every HTTP suite already runs its
+// SQLite writes there; this file checks what is the thread's own: answers and errors crossing it unchanged,
+// concurrent writes, reads that see each write as soon as it is answered, and a close that lets writes under
+// way finish.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { issueToken } from "../src/http/auth.js";
+import { ApiError } from "../src/http/errors.js";
+import { JsonText } from "../src/http/json-text.js";
+import { fromAnswer, toAnswer, writesOnThread } from "../src/http/writes.js";
+import { StoreError } from "../src/store/types.js";
+import { startTestServer } from "./harness.js";
+import { createPart } from "./record-builders.js";
+
+describe("an answer crossing the write thread", () => {
+  const across = (outcome: { value: unknown } | { error: unknown }) =>
+    fromAnswer(structuredClone(toAnswer(7, outcome)));
+
+  it("keeps a value, and JSON text as text or bytes", () => {
+    expect(across({ value: { work: { id: "w", n: [1, 2] } } })).toEqual({
+      value: { work: { id: "w", n: [1, 2] } },
+    });
+    const text = across({ value: new JsonText('{"a":1}') });
+    expect("value" in text && text.value instanceof JsonText && text.value.text).toBe('{"a":1}');
+    const bytes = across({ value: new JsonText(Buffer.from('{"b":"é"}')) });
+    expect("value" in bytes && bytes.value instanceof JsonText && bytes.value.text).toBe('{"b":"é"}');
+  });
+
+  it("keeps a typed error whole: type, message, detail, fields, status and headers", () => {
+    const sent = new ApiError("value_not_permitted", "The value is not permitted.", "Why.", {
+      field_name: "stage",
+      allowed_values: ["a", "b"],
+    })
+      .withStatus(405)
+      .withHeader("allow", "POST");
+    const got = across({ error: sent });
+    expect("error" in got && got.error).toBeInstanceOf(ApiError);
+    const error = (got as { error: ApiError }).error;
+    expect([error.status, error.headers, error.body()]).toEqual([405, { allow: "POST" }, sent.body()]);
+  });
+
+  it("keeps a store error, and any other error's name, message and stack", () => {
+    const store = across({ error: new StoreError("conflict", "taken", "external_ref") });
+    expect((store as { error: StoreError }).error).toBeInstanceOf(StoreError);
+    expect((store as { error: StoreError }).error).toMatchObject({ code: "conflict", field: "external_ref" });
+    const failure = new TypeError("broken");
+    const other = (across({ error: failure }) as { error: Error }).error;
+    expect([other.name, other.message, other.stack]).toEqual(["TypeError", "broken", failure.stack]);
+  });
+});
+
+describe("writes on the write thread", () => {
+  it("answers concurrent writes, each visible to reads as soon as it is answered", async () => {
+    const server = await startTestServer("sqlite");
+    try {
+      const part = await createPart(server, "product", "Threaded");
+      const created = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          server.call("POST", "/works.create", {
+            body: {
+              type: "issue",
+              title: `Threaded ${i}`,
+              applies_to_part: part.id,
+              owned_by: [server.admin.id],
+            },
+          }),
+        ),
+      );
+      expect(created.map((call) => call.status)).toEqual(Array(20).fill(201));
+      expect(new Set(created.map((call) => call.body.work.display_id)).size).toBe(20);
+      for (const call of created) {
+        const read = await server.call("GET", `/works.get?id=${encodeURIComponent(call.body.work.id)}`);
+        expect(read.body.work).toEqual(call.body.work);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("finishes the writes under way before it closes, and refuses writes after", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "workapi-thread-"));
+    const server = await startTestServer("sqlite", { dataDir: dir });
+    try {
+      const part = await createPart(server, "product", "Closing");
+      const { token } = await issueToken(server.store, server.actor, { scopes: server.app.contract.scopes });
+      const auth = { token, org: server.org, user: server.admin, actor: server.actor };
+      const operation = server.app.contract.operations.find((op) => op.name === "works.create");
+      if (!operation) throw new Error("works.create is not in the contract");
+      const facts = { requestId: "closing", baseUrl: "http://localhost" };
+      const input = (i: number) => ({
+        type: "task",
+        title: `Closing ${i}`,
+        applies_to_part: part.id,
+        owned_by: [server.admin.id],
+      });
+      const writes = writesOnThread(dir);
+      const runs = Array.from({ length: 10 }, (_, i) => writes.run(operation, auth, facts, input(i)));
+      await writes.close();
+      const answers = (await Promise.all(runs)) as Array<{ work: { id: string } }>;
+      const found = await server.store.findRecords(server.org.id, "work", { limit: 100 });
+      expect(found.map((record) => record.id).sort()).toEqual(answers.map((answer) => answer.work.id).sort());
+      await expect(writes.run(operation, auth, facts, input(10))).rejects.toThrow("the write thread stopped");
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
