@@ -2,9 +2,9 @@
 // sent, by the same handlers, contexts and transactions as the main thread would, answering each in turn.
 import { parentPort, workerData } from "node:worker_threads";
 import type { Authenticated } from "./http/auth.js";
-import { contextFor } from "./http/context.js";
+import { contextFor, type OperationHandler } from "./http/context.js";
 import { loadContract } from "./http/contract.js";
-import { handlerOf, toAnswer, type WriteHandler, type WriteRequest } from "./http/writes.js";
+import { handlerOf, toAnswer, type WriteRequest } from "./http/writes.js";
 import { handlers } from "./operations/index.js";
 import { openStore } from "./store/open.js";
 
@@ -12,7 +12,7 @@ if (!parentPort) throw new Error("write-worker.js runs as a worker thread of the
 const port = parentPort;
 const store = await openStore({ dataDir: (workerData as { dataDir: string }).dataDir });
 const operations = new Map(loadContract({ validateResponses: false }).operations.map((op) => [op.name, op]));
-const byName = handlers as unknown as Record<string, WriteHandler>;
+const byName = handlers as unknown as Record<string, OperationHandler>;
 
 /** A message carries a Buffer as a plain Uint8Array: uploaded files become Buffers again. */
 function buffers(value: unknown): unknown {

@@ -21,6 +21,9 @@ export interface Context {
   requireType(type: string, objectIds?: string[]): void;
 }
 
+/** A handler of an operation, as the route (or the write thread) calls it. */
+export type OperationHandler = (ctx: Context, input: unknown) => Promise<unknown>;
+
 /** What a context takes from the request: its id, and where the client reached this server. */
 export interface RequestFacts {
   requestId: string;

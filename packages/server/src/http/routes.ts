@@ -7,15 +7,13 @@ import type { FastifyRequest } from "fastify";
 import type { Store } from "../store/types.js";
 import type { Authenticated } from "./auth.js";
 import { readForm } from "./body.js";
-import { type Context, contextFor } from "./context.js";
+import { contextFor, type OperationHandler } from "./context.js";
 import { type Contract, type Operation, requireStorableStrings } from "./contract.js";
 import { ApiError } from "./errors.js";
 import { JsonText } from "./json-text.js";
 import { shared } from "./plugin.js";
 import { readQuery, unflatten } from "./query.js";
 import type { Writes } from "./writes.js";
-
-export type OperationHandler = (ctx: Context, input: unknown) => Promise<unknown>;
 
 declare module "fastify" {
   interface FastifyContextConfig {

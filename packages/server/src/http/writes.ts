@@ -10,12 +10,10 @@ import { Worker } from "node:worker_threads";
 import type { ErrorType } from "@workapi/types";
 import { type Store, StoreError } from "../store/types.js";
 import type { Authenticated } from "./auth.js";
-import { contextFor, type RequestFacts } from "./context.js";
+import { contextFor, type OperationHandler, type RequestFacts } from "./context.js";
 import type { Operation } from "./contract.js";
 import { ApiError } from "./errors.js";
 import { JsonText } from "./json-text.js";
-
-export type WriteHandler = (ctx: ReturnType<typeof contextFor>, input: unknown) => Promise<unknown>;
 
 export interface Writes {
   /** Runs the write `operation` for `auth` in one transaction; its answer, or the error it threw. */
@@ -25,7 +23,7 @@ export interface Writes {
 }
 
 /** Writes run by their handlers on `store`, in this thread. */
-export function writesHere(store: Store, handlers: Record<string, WriteHandler>): Writes {
+export function writesHere(store: Store, handlers: Record<string, OperationHandler>): Writes {
   return {
     run: (operation, auth, facts, input) =>
       store.transaction((tx) =>
@@ -35,7 +33,7 @@ export function writesHere(store: Store, handlers: Record<string, WriteHandler>)
   };
 }
 
-export function handlerOf(handlers: Record<string, WriteHandler>, name: string): WriteHandler {
+export function handlerOf(handlers: Record<string, OperationHandler>, name: string): OperationHandler {
   const handler = handlers[name];
   if (!handler) throw new Error(`no handler for ${name}`);
   return handler;
