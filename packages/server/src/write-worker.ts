@@ -1,10 +1,9 @@
 // The write thread (see ./http/writes.ts): opens its own store on the SQLite file and runs each write it is
 // sent, by the same handlers, contexts and transactions as the main thread would, answering each in turn.
 import { parentPort, workerData } from "node:worker_threads";
-import type { Authenticated } from "./http/auth.js";
-import { contextFor, type OperationHandler } from "./http/context.js";
+import type { OperationHandler } from "./http/context.js";
 import { loadContract } from "./http/contract.js";
-import { handlerOf, toAnswer, type WriteRequest } from "./http/writes.js";
+import { toAnswer, type WriteRequest, writesHere } from "./http/writes.js";
 import { handlers } from "./operations/index.js";
 import { openStore } from "./store/open.js";
 
@@ -12,7 +11,8 @@ if (!parentPort) throw new Error("write-worker.js runs as a worker thread of the
 const port = parentPort;
 const store = await openStore({ dataDir: (workerData as { dataDir: string }).dataDir });
 const operations = new Map(loadContract({ validateResponses: false }).operations.map((op) => [op.name, op]));
-const byName = handlers as unknown as Record<string, OperationHandler>;
+// The same transaction and context a write gets in the main thread.
+const writes = writesHere(store, handlers as unknown as Record<string, OperationHandler>);
 
 /** A message carries a Buffer as a plain Uint8Array: uploaded files become Buffers again. */
 function buffers(value: unknown): unknown {
@@ -37,9 +37,7 @@ port.on("message", async (message: WriteRequest | "close") => {
   try {
     const operation = operations.get(name);
     if (!operation) throw new Error(`no operation ${name}`);
-    const value = await store.transaction((tx) =>
-      handlerOf(byName, name)(contextFor(tx, auth as Authenticated, operation, facts), buffers(input)),
-    );
+    const value = await writes.run(operation, auth, facts, buffers(input));
     answer = toAnswer(id, { value });
   } catch (error) {
     answer = toAnswer(id, { error });

@@ -33,7 +33,7 @@ export function writesHere(store: Store, handlers: Record<string, OperationHandl
   };
 }
 
-export function handlerOf(handlers: Record<string, OperationHandler>, name: string): OperationHandler {
+function handlerOf(handlers: Record<string, OperationHandler>, name: string): OperationHandler {
   const handler = handlers[name];
   if (!handler) throw new Error(`no handler for ${name}`);
   return handler;
