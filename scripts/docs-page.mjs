@@ -6,10 +6,10 @@
 //   description, derived from its security requirement or, where the scopes depend on a record's type, from
 //   its `x-scopes-by-type`, instead of one rendered "bearer (Required scopes ...) or" line per alternative;
 // - an introduction to the code samples' variables;
-// - a changelog: the released versions from packages/*/CHANGELOG.md and the pending changesets.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+// - a changelog of the contract: each released version's contract changes, from
+//   packages/spec/CONTRACT-CHANGES.md (written by scripts/release/contract-changes.mjs when a version is made).
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse as parseYaml } from "yaml";
 // Imported by path: the repository root does not depend on the workspace packages.
 import { HTTP_METHODS } from "../packages/spec/index.js";
 
@@ -62,93 +62,28 @@ function scopesByType(operation, byType) {
   return `Scopes by ${noun}: ${entries.map(([type, scopes]) => `${code(type)}: ${alternatives(scopes.map(code))}`).join("; ")}`;
 }
 
+/** Headings inside a section become bold lines, so that they do not enter the page's table of contents. */
+const demote = (markdown) => markdown.replace(/^#{3,6} +(.*)$/gm, "**$1**");
+
 /**
- * The released versions, newest first, each with its changes: { summary, packages }. A change to several
- * packages of the fixed group appears in each one's CHANGELOG.md; it is listed once, naming them all.
+ * The page's changelog: the contract changes of every released version, newest first, as the release wrote them
+ * into packages/spec/CONTRACT-CHANGES.md. Changes not released yet are reviewed in each pull request.
  */
-function releases(root) {
-  const versions = new Map();
-  const packages = join(root, "packages");
-  for (const dir of readdirSync(packages).sort()) {
-    const file = join(packages, dir, "CHANGELOG.md");
-    if (!existsSync(file)) continue;
-    const text = readFileSync(file, "utf8");
-    const name = /^# (\S+)/m.exec(text)?.[1] ?? dir;
-    // changesets writes `## <version>`, then `### Major|Minor|Patch Changes`, then `- <summary>` items whose
-    // further lines are indented by two spaces.
-    const found = [];
-    let version;
-    for (const line of text.split("\n")) {
-      const heading = /^## (\S+)/.exec(line);
-      if (heading) version = heading[1];
-      else if (version && /^- /.test(line))
-        found.push({ version, lines: [line.slice(2).replace(/^[0-9a-f]{7,40}: /, "")] });
-      else if (version && found.length > 0 && /^ {2}\S/.test(line)) found.at(-1).lines.push(line);
-    }
-    for (const { version: at, lines } of found) {
-      const summary = lines.join("\n");
-      if (/^Updated dependencies/.test(summary)) continue;
-      if (!versions.has(at)) versions.set(at, new Map());
-      const changes = versions.get(at);
-      changes.set(summary, [...(changes.get(summary) ?? []), name]);
-    }
-  }
-  const numeric = (version) => version.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
-  return [...versions.entries()]
-    .sort(([a], [b]) => {
-      const [x, y] = [numeric(a), numeric(b)];
-      for (let i = 0; i < Math.max(x.length, y.length); i++)
-        if ((x[i] ?? 0) !== (y[i] ?? 0)) return (y[i] ?? 0) - (x[i] ?? 0);
-      return 0;
-    })
-    .map(([version, changes]) => [
-      version,
-      [...changes.entries()].map(([summary, names]) => ({ summary, packages: names })),
-    ]);
-}
-
-/** The changesets not yet released, in file-name order: { name, packages, summary }. */
-function pendingChangesets(root) {
-  const dir = join(root, ".changeset");
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir)
-    .filter((name) => name.endsWith(".md") && name !== "README.md")
-    .sort()
-    .map((name) => {
-      const text = readFileSync(join(dir, name), "utf8");
-      const match = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(text);
-      if (!match) throw new Error(`.changeset/${name} has no front matter`);
-      const bumps = parseYaml(match[1]) ?? {};
-      const packages = Object.entries(bumps).map(([pkg, bump]) => `${pkg} (${bump})`);
-      return { name, packages, summary: match[2].trim() };
-    });
-}
-
-/** Headings inside a summary become bold lines, so that they do not enter the page's table of contents. */
-const demote = (markdown) => markdown.replace(/^#{1,6} +(.*)$/gm, "**$1**");
-
 export function changelog(root) {
-  const lines = ["## Changelog", ""];
-  lines.push(
-    "What changed in the contract and its packages, release by release. All `@workapi/*` packages version together.",
+  const lines = [
+    "## Changelog",
     "",
-    "### Released versions",
+    "What changed in the contract, release by release: the contract review's findings between one released",
+    "version and the next, grouped by operation, breaking changes first. All `@workapi/*` packages version together.",
     "",
-  );
-  const released = releases(root);
-  if (released.length === 0) lines.push("None yet: no version has been released.", "");
-  for (const [version, changes] of released) {
-    lines.push(`#### ${version}`, "");
-    for (const change of changes)
-      lines.push(`- **${change.packages.join(", ")}**: ${demote(change.summary)}`);
-    lines.push("");
-  }
-  lines.push("### Unreleased", "", "The changes the next release will carry.", "");
-  const pending = pendingChangesets(root);
-  if (pending.length === 0) lines.push("None.", "");
-  for (const change of pending) {
-    const summary = demote(change.summary).replace(/\n/g, "\n  ");
-    lines.push(`- **${change.packages.join(", ")}**: ${summary}`, "");
+  ];
+  const file = join(root, "packages", "spec", "CONTRACT-CHANGES.md");
+  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const sections = text.split(/^(?=## )/m).filter((part) => part.startsWith("## "));
+  if (sections.length === 0) lines.push("None yet: no version has been released.", "");
+  for (const section of sections) {
+    const [heading, ...rest] = section.trimEnd().split("\n");
+    lines.push(`### ${heading.slice(3)}`, "", demote(rest.join("\n")).trim(), "");
   }
   return lines.join("\n");
 }

@@ -1,146 +1,108 @@
-// The command line: reads the bundled contract at a git ref (or a file) and in the working tree, reports the
-// findings, and with --gate decides the release gate against the pending changesets.
+// The command line: `workapi-contract-diff [base] [head]` reviews a change, `rules` lists the rules,
+// `changelog <from> <to>` writes the contract changes as release notes. Exit codes: 0 passed, 1 the gate (or
+// --fail-on) failed, 2 bad input or usage, whatever went wrong: exit 1 means the contract, never a crash.
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
-import { relative, resolve } from "node:path";
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { diffContracts } from "./diff.js";
-import { evaluateGate } from "./gate.js";
-import { formatReport } from "./report.js";
+import { changelog } from "./changelog.js";
+import { diffSpecs } from "./engine/index.js";
+import { FORMATS, formatReport, rulesTable } from "./format/index.js";
+import { InputError, loadSpec } from "./load/index.js";
+import { RULES } from "./rules/index.js";
 
-const DEFAULT_SPEC = "packages/spec/openapi.json";
-const FORMATS = ["text", "markdown", "json"];
+const DEFAULT_SPEC = "spec/openapi.yaml";
 
-export const USAGE = `Usage: workapi-contract-diff [base-ref] [options]   (in this repository: pnpm contract:diff)
+export const USAGE = `Usage:
+  workapi-contract-diff [base] [head] [options]     review the change from base to head
+  workapi-contract-diff rules [--format markdown|text|json]
+  workapi-contract-diff changelog <from> <to> [--format markdown|text|json] [--output <file>]
 
-Compares the bundled contract at base-ref (default origin/main, else main, else HEAD~1) with the working
-tree's copy, or --base-file with --head-file. Run \`pnpm generate\` first so the working tree's bundle is current.
+base and head are each a file (JSON or YAML; one file or a split spec's entry file), an http(s) URL, or a git
+revision (HEAD~1, origin/main, a tag), read at --spec. base defaults to origin/main, else main, else HEAD~1;
+head to the working tree's --spec.
 
-  --gate                 exit 1 when an error-level change has no pending changeset declaring a major bump
-                         of the contract's fixed group (every .changeset/*.md but README.md is pending)
-  --fail-on-breaking     exit 1 on any error-level change, changesets aside
-  --format <f>           text, markdown or json (default: text on a terminal, else markdown)
-  --output <file>        write the report to a file instead of standard output
-  --spec <path>          the bundle inside the repository (default ${DEFAULT_SPEC})
-  --base-file <path>     a bundle file to compare from instead of a git ref
-  --head-file <path>     a bundle file to compare to instead of the working tree's
-  -h, --help             this text
+Options:
+  --gate                   exit 1 when an error-level change is neither acknowledged by a changeset that this
+                           change adds (declaring a major bump of the contract's fixed group) nor listed in the
+                           accepted-breaks file
+  --fail-on <level>        exit 1 on any finding at error (or warning) level, changesets aside
+  --format <f>             ${FORMATS.join(", ")} (default: text on a terminal, else markdown)
+  --output <file>          write the report to a file instead of standard output
+  --spec <path>            the contract's entry file inside the repository (default ${DEFAULT_SPEC})
+  --accept <file>          the accepted-breaks file (default .contract-diff/accepted-breaks.yaml, when present)
+  --package <name>         the workspace package the contract is released in (default: the one holding --spec,
+                           else the only fixed group's)
+  --deprecation-days <n>   minimum days between deprecating and removing (default 0)
+  --source-url <url>       prefix that turns file:line into links in Markdown (…/blob/<sha>/)
+  --base-file, --head-file the same as giving base and head as files (kept for older scripts)
+  --fail-on-breaking       the same as --fail-on error
+  -h, --help               this text
 
-Exit codes: 0 passed, 1 failed (--gate or --fail-on-breaking), 2 usage or input error.`;
+Exit codes: 0 passed; 1 the gate failed, or --fail-on found a finding at that level; 2 bad input or usage
+(a source that cannot be read, is not OpenAPI 3.0 or 3.1, or an unknown option).`;
 
 export class UsageError extends Error {}
+
+const OPTIONS = {
+  gate: { type: "boolean", default: false },
+  "fail-on": { type: "string" },
+  "fail-on-breaking": { type: "boolean", default: false },
+  format: { type: "string" },
+  output: { type: "string" },
+  spec: { type: "string", default: DEFAULT_SPEC },
+  accept: { type: "string" },
+  package: { type: "string" },
+  "deprecation-days": { type: "string" },
+  "source-url": { type: "string" },
+  "base-file": { type: "string" },
+  "head-file": { type: "string" },
+  help: { type: "boolean", short: "h", default: false },
+};
 
 function parse(argv) {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        gate: { type: "boolean", default: false },
-        "fail-on-breaking": { type: "boolean", default: false },
-        format: { type: "string" },
-        output: { type: "string" },
-        spec: { type: "string", default: DEFAULT_SPEC },
-        "base-file": { type: "string" },
-        "head-file": { type: "string" },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (err) {
     throw new UsageError(err.message);
   }
   const { values, positionals } = parsed;
-  for (const name of ["format", "output", "spec", "base-file", "head-file"]) {
-    if (values[name] === "") throw new UsageError(`--${name} needs a value`);
+  for (const [name, option] of Object.entries(OPTIONS)) {
+    if (option.type === "string" && values[name] === "") throw new UsageError(`--${name} needs a value`);
   }
-  if (values.format !== undefined && !FORMATS.includes(values.format)) {
-    throw new UsageError(`--format must be markdown, text or json, not ${values.format}`);
-  }
-  if (positionals.length > 1) throw new UsageError(`one base ref only (got ${positionals.join(" and ")})`);
-  if (positionals[0] && values["base-file"]) throw new UsageError("give a base ref or --base-file, not both");
-  return { ...values, ref: positionals[0] };
+  const command = positionals[0] === "rules" || positionals[0] === "changelog" ? positionals.shift() : "diff";
+  const days = values["deprecation-days"] === undefined ? 0 : Number(values["deprecation-days"]);
+  if (!Number.isInteger(days) || days < 0)
+    throw new UsageError("--deprecation-days takes a whole number of days, 0 or more");
+  const failOn = values["fail-on"] ?? (values["fail-on-breaking"] ? "error" : undefined);
+  if (failOn !== undefined && failOn !== "error" && failOn !== "warning")
+    throw new UsageError("--fail-on takes error or warning");
+  return { ...values, command, positionals, days, failOn };
 }
 
 function git(cwd, args) {
-  return execFileSync("git", args, {
-    cwd,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    maxBuffer: 1 << 28,
-  });
+  return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 }
 
-/** The repository root: the git top level of `cwd`, or `cwd` itself outside a repository. */
 function repositoryRoot(cwd) {
   try {
-    return git(cwd, ["rev-parse", "--show-toplevel"]).trim();
+    return git(cwd, ["rev-parse", "--show-toplevel"]);
   } catch {
     return cwd;
   }
 }
 
-function refExists(root, ref) {
+const isRevision = (root, ref) => {
   try {
     git(root, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
     return true;
   } catch {
     return false;
   }
-}
+};
 
-function parseJson(text, where) {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new UsageError(`${where} is not JSON (${err.message})`);
-  }
-}
-
-function readJsonFile(path) {
-  let text;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (err) {
-    throw new UsageError(`cannot read ${path}: ${err.message}`);
-  }
-  return parseJson(text, path);
-}
-
-function readBase(root, options) {
-  if (options["base-file"]) return { doc: readJsonFile(options["base-file"]), label: options["base-file"] };
-  const spec = options.spec;
-  const ref = options.ref ?? ["origin/main", "main", "HEAD~1"].find((r) => refExists(root, r));
-  if (!ref)
-    throw new UsageError("no base to compare with: pass a git ref (for example HEAD~1) or --base-file");
-  let text;
-  try {
-    text = git(root, ["show", `${ref}:${spec}`]);
-  } catch (err) {
-    const why = String(err.stderr ?? err.message)
-      .trim()
-      .split("\n")[0]
-      .replace(/\.$/, "");
-    throw new UsageError(
-      `cannot read ${spec} at ${ref} (${why}). Pass a ref that has the bundle (git fetch origin main, or HEAD~1), or --base-file <path>.`,
-    );
-  }
-  let label = ref;
-  try {
-    const short = git(root, ["rev-parse", "--short", `${ref}^{commit}`]).trim();
-    label = /^[0-9a-f]{40,64}$/.test(ref) ? short : `${ref} (${short})`;
-  } catch {
-    // a tree or blob ref has no commit to name
-  }
-  return { doc: parseJson(text, `${spec} at ${ref}`), label };
-}
-
-/**
- * Runs the command line; resolves to the exit code. `io` lets tests capture the streams.
- * @param {string[]} argv
- * @param {{ cwd?: string, stdout?: (s: string) => void, stderr?: (s: string) => void, isTTY?: boolean }} [io]
- * @returns {Promise<number>}
- */
+/** Runs the command line; resolves to the exit code. `io` lets tests capture the streams. */
 export async function main(argv, io = {}) {
   const cwd = io.cwd ?? process.cwd();
   const stdout = io.stdout ?? ((s) => process.stdout.write(s));
@@ -152,30 +114,73 @@ export async function main(argv, io = {}) {
       return 0;
     }
     const root = repositoryRoot(cwd);
-    const base = readBase(root, options);
-    const headPath = options["head-file"] ? resolve(cwd, options["head-file"]) : resolve(root, options.spec);
-    const head = readJsonFile(headPath);
-    const diff = diffContracts(base.doc, head);
+    const emit = (text) =>
+      options.output ? writeFileSync(resolve(cwd, options.output), text) : stdout(text);
+    if (options.command === "rules") {
+      const format = options.format ?? "text";
+      if (!["markdown", "text", "json"].includes(format))
+        throw new UsageError("rules --format takes markdown, text or json");
+      emit(rulesTable(RULES, format));
+      return 0;
+    }
+    const load = (source) => loadSpec(source, { cwd, root, spec: options.spec });
+    if (options.command === "changelog") {
+      if (options.positionals.length !== 2)
+        throw new UsageError("changelog takes two revisions or files: changelog <from> <to>");
+      const format = options.format ?? "markdown";
+      if (!["markdown", "text", "json"].includes(format))
+        throw new UsageError("changelog --format takes markdown, text or json");
+      const [from, to] = await Promise.all(options.positionals.map(load));
+      emit(changelog(diffSpecs(from, to, { deprecationDays: options.days }), { format }));
+      return 0;
+    }
+    if (options.positionals.length > 2)
+      throw new UsageError(`at most a base and a head (got ${options.positionals.join(", ")})`);
+    const baseSource =
+      options["base-file"] ??
+      options.positionals[0] ??
+      ["origin/main", "main", "HEAD~1"].find((ref) => isRevision(root, ref));
+    if (!baseSource)
+      throw new UsageError("no base to compare with: name a revision (for example HEAD~1), a file or a URL");
+    if (options["base-file"] && options.positionals.length > (options["head-file"] ? 0 : 1)) {
+      throw new UsageError("give the base once: as a positional or as --base-file");
+    }
+    const headSource =
+      options["head-file"] ??
+      (options["base-file"] ? options.positionals[0] : options.positionals[1]) ??
+      resolve(root, options.spec);
+    const [base, head] = await Promise.all([load(baseSource), load(headSource)]);
+    const report = diffSpecs(base, head, { deprecationDays: options.days });
     const format = options.format ?? ((io.isTTY ?? process.stdout.isTTY) ? "text" : "markdown");
-    const context = {
-      base: base.label,
-      head: options["head-file"] ?? `working tree ${relative(root, headPath)}`,
-    };
+    if (!FORMATS.includes(format))
+      throw new UsageError(`--format takes ${FORMATS.join(", ")}, not ${format}`);
+    let gate;
     if (options.gate) {
       try {
-        context.gate = await evaluateGate(diff, { root, specFile: resolve(root, options.spec) });
+        // Loaded only for --gate: the changesets libraries take longer to load than a diff takes to run.
+        const { evaluateGate } = await import("./gate.js");
+        gate = await evaluateGate(report, {
+          root,
+          baseRef: isRevision(root, baseSource) ? baseSource : undefined,
+          spec: options.spec,
+          acceptFile: options.accept,
+          packageName: options.package,
+        });
       } catch (err) {
-        throw new UsageError(`cannot read the pending changesets in ${root}: ${err.message}`);
+        throw new InputError(`cannot decide the gate in ${root}: ${err.message}`);
       }
     }
-    const report = formatReport(diff, format, context);
-    if (options.output) writeFileSync(resolve(cwd, options.output), report);
-    else stdout(report);
-    if (context.gate && !context.gate.pass) return 1;
-    return options["fail-on-breaking"] && diff.counts.error > 0 ? 1 : 0;
+    emit(formatReport(report, format, { gate, sourceUrl: options["source-url"] }));
+    if (gate && !gate.pass) return 1;
+    if (options.failOn === "error" && report.counts.error > 0) return 1;
+    if (options.failOn === "warning" && report.counts.error + report.counts.warning > 0) return 1;
+    return 0;
   } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    stderr(`contract:diff: ${err.message}\n\n${USAGE}\n`);
+    const usage = err instanceof UsageError;
+    const known = usage || err instanceof InputError;
+    stderr(
+      `workapi-contract-diff: ${known ? err.message : `unexpected failure: ${err.stack ?? err}`}\n${usage ? `\n${USAGE}\n` : ""}`,
+    );
     return 2;
   }
 }

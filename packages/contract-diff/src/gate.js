@@ -1,30 +1,99 @@
-// The release gate: an error-level contract change passes only when a pending changeset declares a major
-// bump of the fixed group that publishes the contract. Changesets are read with the changesets libraries
-// themselves (the same code `changeset version` runs), so "pending" and the next version mean what they mean
-// to the release.
-import { readFileSync } from "node:fs";
+// The pull request gate. An error-level finding fails it unless
+//   - a changeset ADDED by the change under review (committed since the base, or not committed yet) declares
+//     a `major` bump of the fixed group that publishes the contract: the break is then described to users in
+//     the release notes by the changeset written for it; a major already pending on the base was written for
+//     another change and acknowledges nothing here; or
+//   - an entry of the accepted-breaks file names the finding's rule and location with a reason (a break that
+//     is no release, such as fixing a contract that never matched the service).
+// Changesets are read with the changesets libraries (the code `changeset version` runs).
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { read as readConfig } from "@changesets/config";
 import getReleasePlan from "@changesets/get-release-plan";
 import { getPackages } from "@manypkg/get-packages";
+import { load as parseYaml } from "js-yaml";
+
+/** Where the accepted-breaks file is looked for when `--accept` names none. */
+export const DEFAULT_ACCEPT_FILE = ".contract-diff/accepted-breaks.yaml";
 
 /**
- * @typedef {{ label: string, packages: string[], version: string, nextVersion: string | undefined }} GateGroup
+ * @typedef {import("./engine/index.js").Report} Report
+ * @typedef {import("./engine/index.js").Finding} Finding
+ * @typedef {{ rule: string, location: string, reason: string }} AcceptEntry
  * @typedef {{ pass: boolean, errors: number, warnings: number, acknowledgedBy: string[],
- *   accidentalMajor: string[], group: GateGroup, notes: string[] }} GateResult
+ *   accepted: { finding: Finding, entry: AcceptEntry }[], staleAccepts: AcceptEntry[], unacknowledged: number,
+ *   accidentalMajor: string[], pendingMajors: string[], group: { label: string, packages: string[],
+ *   version: string, nextVersion: string | undefined }, notes: string[] }} GateResult
  */
 
+const git = (root, args) =>
+  execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+
 /**
- * The workspace package whose directory holds `specFile`, and the fixed group it belongs to (itself alone when
- * it is in no group). `label` spells the group as .changeset/config.json does (`@workapi/*`).
+ * The changeset files the change under review adds: those added since the merge base of `baseRef` and HEAD,
+ * plus those added in the index or not tracked yet. Without a base revision, only the uncommitted ones.
+ * @returns {{ files: Set<string>, note?: string }}
  */
-function groupOf(root, config, packages, specFile) {
-  const owner = packages
+export function addedChangesets(root, baseRef) {
+  const files = new Set();
+  const keep = (name) => /^\.changeset\/[^/]+\.md$/.test(name) && !name.endsWith("/README.md");
+  let note;
+  if (baseRef) {
+    let mergeBase;
+    try {
+      mergeBase = git(root, ["merge-base", baseRef, "HEAD"]).trim();
+    } catch {
+      mergeBase = undefined;
+    }
+    if (mergeBase) {
+      const names = git(root, [
+        "diff",
+        "--name-only",
+        "--diff-filter=A",
+        mergeBase,
+        "HEAD",
+        "--",
+        ".changeset",
+      ]);
+      for (const name of names.split("\n")) if (keep(name)) files.add(name);
+    } else
+      note = `${baseRef} shares no history with HEAD: only changesets not committed yet count as this change's.`;
+  } else {
+    note =
+      "The base is no revision of this repository: only changesets not committed yet count as this change's.";
+  }
+  try {
+    const status = git(root, ["status", "--porcelain", "--untracked-files=all", "--", ".changeset"]);
+    for (const line of status.split("\n")) {
+      const code = line.slice(0, 2);
+      const name = line.slice(3).trim();
+      if ((code === "??" || code.startsWith("A")) && keep(name)) files.add(name);
+    }
+  } catch {
+    // not a git work tree: nothing uncommitted to add
+  }
+  return { files, ...(note ? { note } : {}) };
+}
+
+/**
+ * The package the contract is released in and its fixed group: `packageName` when given, else the workspace
+ * package whose folder holds the spec file, else (a split spec outside every package) the only fixed group.
+ */
+function groupOf(root, config, packages, specFile, packageName) {
+  let owner = packageName ? packages.find((pkg) => pkg.packageJson.name === packageName) : undefined;
+  if (packageName && !owner) throw new Error(`no workspace package is named ${packageName}`);
+  owner ??= packages
     .filter((pkg) => resolve(specFile).startsWith(`${resolve(pkg.dir)}${sep}`))
     .sort((a, b) => b.dir.length - a.dir.length)[0];
+  if (!owner && config.fixed.length === 1) {
+    owner = packages
+      .filter((pkg) => config.fixed[0].includes(pkg.packageJson.name))
+      .sort((a, b) => a.packageJson.name.localeCompare(b.packageJson.name))[0];
+  }
   if (!owner) {
     throw new Error(
-      `no workspace package holds ${relative(root, specFile)}: the gate cannot tell which release it ships in`,
+      `no workspace package holds ${relative(root, specFile)}: name the package that releases it (--package)`,
     );
   }
   const name = owner.packageJson.name;
@@ -39,51 +108,99 @@ function groupOf(root, config, packages, specFile) {
 }
 
 /**
- * Decides the gate for a contract diff. Every changeset file present in `<root>/.changeset` (README.md aside)
- * is pending: `changeset version` deletes the files it releases.
- * @param {import("./diff.js").ContractDiff} diff
- * @param {{ root: string, specFile: string }} where the repository root and the bundled contract's path
+ * Reads an accepted-breaks file: a YAML (or JSON) list of `{ rule, location, reason }`.
+ * @returns {AcceptEntry[]}
+ */
+export function readAcceptFile(path) {
+  const value = parseYaml(readFileSync(path, "utf8"));
+  const list = value === null || value === undefined ? [] : Array.isArray(value) ? value : value.accepted;
+  if (!Array.isArray(list)) throw new Error(`${path} must be a list of { rule, location, reason }`);
+  return list.map((entry, index) => {
+    for (const field of ["rule", "location", "reason"]) {
+      if (typeof entry?.[field] !== "string" || entry[field].trim() === "") {
+        throw new Error(`${path}: entry ${index + 1} needs a non-empty \`${field}\``);
+      }
+    }
+    return { rule: entry.rule, location: entry.location, reason: entry.reason };
+  });
+}
+
+/**
+ * @param {Report} report
+ * @param {{ root: string, baseRef?: string, spec: string, acceptFile?: string, packageName?: string }} where
+ *   `spec`: the contract's file (the entry of the split spec or a bundle) inside the repository, which names
+ *   the package that publishes it; `acceptFile`: the accepted-breaks file (default `.contract-diff/accepted-breaks.yaml`
+ *   when it exists)
  * @returns {Promise<GateResult>}
  */
-export async function evaluateGate(diff, { root, specFile }) {
+export async function evaluateGate(report, { root, baseRef, spec, acceptFile, packageName }) {
   const workspace = await getPackages(root);
   const config = await readConfig(root, workspace);
-  const { label, packages, owner } = groupOf(root, config, workspace.packages, specFile);
+  const { label, packages, owner } = groupOf(
+    root,
+    config,
+    workspace.packages,
+    resolve(root, spec),
+    packageName,
+  );
   const plan = await getReleasePlan(root, undefined, config);
-  const declaresMajor = plan.changesets.filter((changeset) =>
+  const majors = plan.changesets.filter((changeset) =>
     changeset.releases.some((release) => release.type === "major" && packages.includes(release.name)),
   );
-  const files = declaresMajor.map((changeset) => `.changeset/${changeset.id}.md`);
+  const added = addedChangesets(root, baseRef);
+  const fileOf = (changeset) => `.changeset/${changeset.id}.md`;
+  const acknowledging = majors.map(fileOf).filter((file) => added.files.has(file));
+  const pendingMajors = majors.map(fileOf).filter((file) => !added.files.has(file));
+
+  const acceptPath = acceptFile ? resolve(root, acceptFile) : join(root, DEFAULT_ACCEPT_FILE);
+  const entries = acceptFile || existsSync(acceptPath) ? readAcceptFile(acceptPath) : [];
+  const used = new Set();
+  const accepted = [];
+  const errors = report.findings.filter((finding) => finding.level === "error");
+  for (const finding of errors) {
+    const entry = entries.find((e) => e.rule === finding.rule && e.location === finding.location);
+    if (entry) {
+      accepted.push({ finding, entry });
+      used.add(entry);
+    }
+  }
+  const staleAccepts = entries.filter((entry) => !used.has(entry));
+  const unacknowledged = errors.length - accepted.length;
+
+  const notes = [];
+  if (added.note) notes.push(added.note);
+  if (unacknowledged === 0 && acknowledging.length > 0) {
+    notes.push(
+      `Warning: ${acknowledging.map((f) => `\`${f}\``).join(", ")} declare${acknowledging.length === 1 ? "s" : ""} a \`major\` bump ` +
+        "but the contract has no unaccepted error-level change: an accidental major? Keep it only if something else breaks.",
+    );
+  }
+  if (unacknowledged > 0 && acknowledging.length === 0 && pendingMajors.length > 0) {
+    notes.push(
+      `${pendingMajors.map((f) => `\`${f}\``).join(", ")} ${pendingMajors.length === 1 ? "is" : "are"} pending from earlier changes: ` +
+        "a major written for another change does not describe this one to users, so it acknowledges nothing here.",
+    );
+  }
+  for (const entry of staleAccepts) {
+    notes.push(
+      `Accepted break no longer found: ${entry.rule} at ${entry.location} (${entry.reason}). Remove it from the accepted-breaks file.`,
+    );
+  }
   const version = owner.packageJson.version;
   const nextVersion = plan.releases.find((release) => release.name === owner.packageJson.name)?.newVersion;
-  const errors = diff.counts.error;
-  const notes = [];
-  if (errors === 0 && files.length > 0) {
-    notes.push(
-      `Warning: ${files.map((f) => `\`${f}\``).join(", ")} declare${files.length === 1 ? "s" : ""} a \`major\` bump ` +
-        "but the contract has no error-level change: an accidental major? Keep it only if something else breaks.",
-    );
-  }
-  const [major, minor] = version.split(".").map(Number);
-  const next =
-    nextVersion && nextVersion !== version
-      ? `pending changesets take it to ${nextVersion}`
-      : "no pending changeset releases it";
-  notes.push(`Release: ${label} is at ${version}; ${next}.`);
-  if (major === 0) {
-    // changesets bumps with semver.inc as written: no special case for 0.x (assemble-release-plan's incrementVersion).
-    notes.push(
-      `While at 0.x: changesets applies the bump as written, so a \`major\` changeset takes ${version} to 1.0.0 ` +
-        `and a \`minor\` one to 0.${minor + 1}.0. Under semver's caret ranges a 0.x minor is already breaking ` +
-        `(^${version} does not accept 0.${minor + 1}.0), but only a \`major\` changeset acknowledges an error here.`,
-    );
-  }
+  notes.push(
+    `Release: ${label} is at ${version}; ${nextVersion && nextVersion !== version ? `pending changesets take it to ${nextVersion}` : "no pending changeset releases it"}.`,
+  );
   return {
-    pass: errors === 0 || files.length > 0,
-    errors,
-    warnings: diff.counts.warning,
-    acknowledgedBy: errors > 0 ? files : [],
-    accidentalMajor: errors === 0 ? files : [],
+    pass: unacknowledged === 0 || acknowledging.length > 0,
+    errors: errors.length,
+    warnings: report.counts.warning,
+    acknowledgedBy: unacknowledged > 0 ? acknowledging : [],
+    accepted,
+    staleAccepts,
+    unacknowledged,
+    accidentalMajor: unacknowledged === 0 ? acknowledging : [],
+    pendingMajors,
     group: { label, packages, version, nextVersion },
     notes,
   };

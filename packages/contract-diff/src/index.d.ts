@@ -1,79 +1,169 @@
-/** How much a finding matters: `error` fails the gate unless a major changeset is pending. */
+/** How much a finding matters: `error` fails the gate unless this change acknowledges it. */
 export type Level = "error" | "warning" | "info";
-
-/** Every rule the differ reports, with its level and a one-line example. */
-export declare const RULES: Readonly<Record<string, { level: Level; example: string }>>;
-/** Levels from most to least severe. */
 export declare const LEVELS: readonly ["error", "warning", "info"];
-/** The level of a rule id; throws on an unknown id. */
-export declare function levelOf(rule: string): Level;
 
-export interface OperationRef {
+/** A before/after pair in shorthand (see the package README, "Rules"). */
+export interface Given {
+  request?: [unknown, unknown];
+  response?: [unknown, unknown];
+  parameter?: [unknown, unknown];
+  operation?: [unknown, unknown];
+  document?: [unknown, unknown];
+  policy?: { deprecationDays?: number };
+}
+
+/** A change event as the engine reports it to the rules. */
+export interface ChangeEvent {
+  kind: string;
+  change?: string;
+  direction?: "request" | "response";
+  where: string;
+  pointer: string;
+  side: "base" | "head";
+  [field: string]: unknown;
+}
+
+export interface Policy {
+  now: Date;
+  deprecationDays: number;
+}
+
+export interface Rule {
+  id: string;
+  level: Level;
+  /** One line: what the rule reports and why it has its level. */
+  doc: string;
+  /** The kind of change event the rule reads. */
+  on: string;
+  when(event: ChangeEvent, policy: Policy): boolean;
+  message(event: ChangeEvent, policy: Policy): string;
+  given: Given;
+}
+
+/** Every rule, one module each. */
+export declare const RULES: readonly Rule[];
+
+export interface SourceLine {
+  /** The file of the split spec, relative to the repository (`spec/components/schemas/Tag.yaml`). */
+  file: string;
+  line: number;
+  /** The pointer inside that file. */
+  pointer?: string;
+}
+
+export interface Reach {
   operationId: string;
   method: string;
   path: string;
+  /** Where the change sits in this operation: `response(201).tag.name`, `query.limit`, `body.title`. */
+  where: string;
 }
 
-/** One change to one operation: its rule id and level, and where in the operation it happened. */
 export interface Finding {
   rule: string;
   level: Level;
-  operation: OperationRef;
-  /** `body.note`, `query.limit`, `response.work.tags`, `responses.400`, `security`, or "" for the operation. */
-  where: string;
   message: string;
+  /** The place of the change: a schema (`Tag.name`) when it reaches several operations, else the operation's place. */
+  where: string;
+  /** A stable key for the accepted-breaks file: `<file>#<pointer>`, or `<METHOD> <path> <where>`. */
+  location: string;
+  side: "base" | "head";
+  pointer: string;
+  source?: SourceLine;
+  /** Every operation the change reaches. */
+  operations: Reach[];
+  /** Why the level was lowered to info (read-only in a request, unstable operations only). */
+  note?: string;
 }
 
-export interface ContractDiff {
+export interface Report {
+  base: string;
+  head: string;
   findings: Finding[];
   counts: Record<Level, number>;
   schemas: { added: string[]; removed: string[] };
 }
 
-/** Compares two bundled OpenAPI contracts operation by operation; neither document is changed. */
-export declare function diffContracts(base: unknown, head: unknown): ContractDiff;
+export interface LoadedSpec {
+  document: Record<string, unknown>;
+  label: string;
+  origin(pointer: string): SourceLine | undefined;
+}
+
+/** Compares two loaded contracts; neither document is changed. */
+export declare function diffSpecs(
+  base: LoadedSpec,
+  head: LoadedSpec,
+  options?: { now?: Date; deprecationDays?: number },
+): Report;
+/** A plain document as a loaded spec (findings carry no source lines). */
+export declare function fromDocument(document: Record<string, unknown>, label?: string): LoadedSpec;
+
+/** A source that cannot be read, or is not OpenAPI 3.0 or 3.1. */
+export declare class InputError extends Error {}
+/** Reads a file (JSON or YAML, single or split), an http(s) URL, or the spec at a git revision. */
+export declare function loadSpec(
+  source: string,
+  options?: { cwd?: string; root?: string; spec?: string; label?: string },
+): Promise<LoadedSpec & { files: string[]; version: string }>;
+
+export interface AcceptEntry {
+  rule: string;
+  location: string;
+  reason: string;
+}
 
 export interface GateResult {
   pass: boolean;
   errors: number;
   warnings: number;
-  /** The pending changesets (`.changeset/<id>.md`) whose major bump acknowledges the error-level changes. */
+  /** Error-level findings neither accepted nor, yet, acknowledged. */
+  unacknowledged: number;
+  /** The changesets added by this change whose major bump acknowledges its errors. */
   acknowledgedBy: string[];
-  /** Changesets declaring a major bump when the contract has no error-level change. */
+  accepted: { finding: Finding; entry: AcceptEntry }[];
+  /** Accepted-breaks entries that match no finding any more. */
+  staleAccepts: AcceptEntry[];
+  /** Major changesets pending from earlier changes (they acknowledge nothing here). */
+  pendingMajors: string[];
   accidentalMajor: string[];
   group: { label: string; packages: string[]; version: string; nextVersion: string | undefined };
   notes: string[];
 }
 
-/** Decides the release gate from the pending changesets of the repository at `root`. */
+export declare const DEFAULT_ACCEPT_FILE: string;
+export declare function readAcceptFile(path: string): AcceptEntry[];
+export declare function addedChangesets(
+  root: string,
+  baseRef?: string,
+): { files: Set<string>; note?: string };
 export declare function evaluateGate(
-  diff: ContractDiff,
-  where: { root: string; specFile: string },
+  report: Report,
+  where: { root: string; baseRef?: string; spec: string; acceptFile?: string; packageName?: string },
 ): Promise<GateResult>;
 
-export interface ReportContext {
-  base?: string;
-  head?: string;
-  gate?: GateResult;
-}
-
-/** Renders a diff as text (terminals), Markdown (pull request comments) or JSON (machines). */
+export type Format = "text" | "markdown" | "json" | "junit" | "github" | "sarif";
+export declare const FORMATS: readonly Format[];
+export declare const MARKDOWN_LIMIT: number;
 export declare function formatReport(
-  diff: ContractDiff,
-  format: "markdown" | "text" | "json",
-  context?: ReportContext,
+  report: Report,
+  format: Format,
+  context?: { gate?: GateResult; sourceUrl?: string },
 ): string;
-/** `2 errors, 1 warning, 3 info`, or `no changes to any operation`. */
 export declare function summarize(counts: Record<Level, number>): string;
-export declare function groupByOperation(
-  findings: Finding[],
-): { operation: OperationRef; findings: Finding[]; worst: Level }[];
+export declare function rulesTable(
+  rules: readonly Pick<Rule, "id" | "level" | "doc">[],
+  format?: "markdown" | "text" | "json",
+): string;
+/** The contract changes of a report as release notes, grouped by operation. */
+export declare function changelog(
+  report: Report,
+  options?: { format?: "markdown" | "json" | "text"; title?: string },
+): string;
 
 export declare const USAGE: string;
-/** Runs the command line and resolves to its exit code (0 passed, 1 failed, 2 usage or input error). */
+/** Runs the command line; resolves to its exit code (0 passed, 1 failed, 2 bad input or usage). */
 export declare function main(
   argv: string[],
   io?: { cwd?: string; stdout?: (s: string) => void; stderr?: (s: string) => void; isTTY?: boolean },
 ): Promise<number>;
-/** The longest Markdown report `formatReport` writes (GitHub refuses comments over 65536 characters). */
-export declare const MARKDOWN_LIMIT: number;

@@ -1,5 +1,7 @@
+export { changelog } from "./changelog.js";
 export { main, USAGE } from "./cli.js";
-export { diffContracts } from "./diff.js";
-export { evaluateGate } from "./gate.js";
-export { formatReport, groupByOperation, MARKDOWN_LIMIT, summarize } from "./report.js";
-export { LEVELS, levelOf, RULES } from "./rules.js";
+export { diffSpecs, fromDocument, LEVELS } from "./engine/index.js";
+export { FORMATS, formatReport, MARKDOWN_LIMIT, rulesTable, summarize } from "./format/index.js";
+export { addedChangesets, DEFAULT_ACCEPT_FILE, evaluateGate, readAcceptFile } from "./gate.js";
+export { InputError, loadSpec } from "./load/index.js";
+export { RULES } from "./rules/index.js";

@@ -1,26 +1,25 @@
-// The command line end to end in a scratch git repository shaped like this one (a workspace whose fixed group
-// publishes the bundle, .changeset/config.json): a base commit, then a breaking or an additive commit, with
-// and without a pending major changeset.
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// The command line end to end, in a scratch git repository shaped like this one: the real split spec under
+// spec/, a workspace whose fixed group releases it, and a major changeset already pending on the base.
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadSpec } from "@workapi/spec";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-// biome-ignore lint/suspicious/noExplicitAny: an untyped JSON document.
-type Doc = Record<string, any>;
-
 const bin = fileURLToPath(new URL("../bin/workapi-contract-diff.js", import.meta.url));
+const specDir = fileURLToPath(new URL("../../../spec", import.meta.url));
 const changesetConfig = readFileSync(new URL("../../../.changeset/config.json", import.meta.url), "utf8");
-const BUNDLE = "packages/spec/openapi.json";
+const TAG = "spec/components/schemas/Tag.yaml";
 
 let repo: string;
 const write = (path: string, text: string) => {
   mkdirSync(dirname(join(repo, path)), { recursive: true });
   writeFileSync(join(repo, path), text);
 };
+const read = (path: string) => readFileSync(join(repo, path), "utf8");
 const git = (...args: string[]) =>
   execFileSync("git", ["-c", "user.name=test", "-c", "user.email=test@example.com", ...args], {
     cwd: repo,
@@ -30,18 +29,44 @@ const commit = (message: string) => {
   git("add", "-A");
   git("commit", "-q", "-m", message);
 };
-const bundle = (): Doc => JSON.parse(readFileSync(join(repo, BUNDLE), "utf8"));
-const writeBundle = (doc: Doc) => write(BUNDLE, `${JSON.stringify(doc, null, 2)}\n`);
 const changeset = (name: string, bump: string) =>
-  write(
-    `.changeset/${name}.md`,
-    `---\n"@workapi/spec": ${bump}\n"@workapi/types": ${bump}\n---\n\nA change.\n`,
-  );
+  write(`.changeset/${name}.md`, `---\n"@workapi/spec": ${bump}\n---\n\nA change.\n`);
 const cli = (...args: string[]) =>
   spawnSync(process.execPath, [bin, ...args], { cwd: repo, encoding: "utf8" });
+/** The same, without blocking the event loop (for a test that serves files from this process). */
+const cliAsync = (...args: string[]) =>
+  new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: repo });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("close", (status) => done({ status, stdout, stderr }));
+  });
+
+const removeTagDescription = () =>
+  write(
+    TAG,
+    read(TAG).replace(
+      "      description:\n        type: string\n        description: What the tag means.\n",
+      "",
+    ),
+  );
+const addTagColour = () =>
+  write(
+    TAG,
+    read(TAG).replace(
+      "      name:\n",
+      "      colour:\n        type: string\n        description: A colour.\n      name:\n",
+    ),
+  );
 
 beforeEach(() => {
-  repo = mkdtempSync(join(tmpdir(), "contract-diff-repo-"));
+  repo = mkdtempSync(join(tmpdir(), "contract-diff-cli-"));
   git("init", "-q", "-b", "main");
   write("package.json", JSON.stringify({ name: "scratch", private: true }));
   write("pnpm-workspace.yaml", "packages:\n  - packages/*\n");
@@ -49,106 +74,198 @@ beforeEach(() => {
   write("packages/types/package.json", JSON.stringify({ name: "@workapi/types", version: "0.0.0" }));
   write(".changeset/config.json", changesetConfig);
   write(".changeset/README.md", "Changesets live here.\n");
-  changeset("earlier-minor", "minor");
-  writeBundle(loadSpec());
+  changeset("earlier-major", "major");
+  cpSync(specDir, join(repo, "spec"), { recursive: true });
   commit("base");
 });
 afterEach(() => rmSync(repo, { recursive: true, force: true }));
 
-function removeModifiedDate() {
-  const doc = bundle();
-  Reflect.deleteProperty(doc.components.schemas.BaseRecord.properties, "modified_date");
-  writeBundle(doc);
-  commit("drop modified_date");
-}
-
-describe("--gate in a git repository", () => {
-  it("fails on an error-level change with no major changeset, naming the rule and the operations", () => {
-    removeModifiedDate();
-    const result = cli("HEAD~1", "--gate", "--format", "markdown");
+describe("the gate", () => {
+  it("fails a break even with a major pending from an earlier change, naming the rule, file, line and operations", () => {
+    removeTagDescription();
+    commit("drop Tag.description");
+    const result = cli("HEAD~1", "--gate", "--format", "text");
     expect(result.stderr).toBe("");
     expect(result.status).toBe(1);
-    expect(result.stdout.split("\n")[0]).toMatch(
-      /^## Contract review: \d+ errors, 0 warnings, 0 info \(HEAD~1 \(/,
-    );
-    expect(result.stdout).toContain("**Gate: FAILED, ");
-    expect(result.stdout).toContain(
-      "no pending changeset declares a `major` bump of the fixed group `@workapi/*`",
-    );
-    expect(result.stdout).toContain("### `works-get` `GET /works.get`: 2 errors");
-    expect(result.stdout).toContain(
-      "| **error** | `response-property-removed` | `response.work.modified_date` | property removed: readers lose it |",
-    );
-    expect(result.stdout).toContain("pending changesets take it to 0.1.0");
+    expect(result.stdout).toContain("Gate: FAILED");
+    expect(result.stdout).toContain("response-optional-property-removed");
+    expect(result.stdout).toMatch(/spec\/components\/schemas\/Tag\.yaml:\d+/);
+    expect(result.stdout).toContain("POST /tags.create");
+    expect(result.stdout).toContain(".changeset/earlier-major.md is pending from earlier changes");
   });
 
-  it("passes once a pending changeset declares a major bump, naming it and the version it leads to", () => {
-    removeModifiedDate();
-    changeset("drop-modified-date", "major");
+  it("passes once the change adds a major changeset, and names it", () => {
+    removeTagDescription();
+    changeset("drop-tag-description", "major");
+    commit("drop Tag.description, with its changeset");
     const result = cli("HEAD~1", "--gate", "--format", "text");
     expect(result.status).toBe(0);
-    expect(result.stdout).toMatch(
-      /Gate: passed, \d+ error-level changes acknowledged by \.changeset\/drop-modified-date\.md/,
-    );
-    expect(result.stdout).toContain("is at 0.0.0; pending changesets take it to 1.0.0");
-    expect(result.stdout).toContain("a major changeset takes 0.0.0 to 1.0.0 and a minor one to 0.1.0");
+    expect(result.stdout).toContain("acknowledged by .changeset/drop-tag-description.md");
   });
 
-  it("passes an additive change with no changeset at all, and lists warnings without failing", () => {
-    rmSync(join(repo, ".changeset/earlier-minor.md"));
-    const doc = bundle();
-    doc.components.schemas.WorksGetResponse.properties.etag = { type: "string" };
-    doc.components.schemas.ObservabilitySessionRecording.oneOf.push({ $ref: "#/components/schemas/Work" });
-    writeBundle(doc);
-    commit("additive");
-    const result = cli("HEAD~1", "--gate", "--format", "json");
+  it("counts a changeset not committed yet as the change's own", () => {
+    removeTagDescription();
+    changeset("drop-tag-description", "major");
+    const result = cli("HEAD", "--gate", "--format", "text");
     expect(result.status).toBe(0);
-    const report = JSON.parse(result.stdout);
-    expect(report.counts).toEqual({ error: 0, warning: 2, info: 2 });
-    expect(report.gate).toMatchObject({ pass: true, errors: 0, warnings: 2, acknowledgedBy: [] });
-    expect(report.gate.notes).toContain(
-      "Release: the fixed group `@workapi/*` is at 0.0.0; no pending changeset releases it.",
-    );
+    expect(result.stdout).toContain("drop-tag-description.md");
   });
 
-  it("warns about a major changeset when nothing breaks (an accidental major)", () => {
-    changeset("big-bang", "major");
-    const doc = bundle();
-    doc.components.schemas.WorksGetResponse.properties.etag = { type: "string" };
-    writeBundle(doc);
-    commit("additive with a major changeset");
+  it("passes an additive change with no changeset", () => {
+    addTagColour();
+    commit("add Tag.colour");
     const result = cli("HEAD~1", "--gate", "--format", "text");
     expect(result.status).toBe(0);
-    expect(result.stdout).toContain(
-      "Warning: .changeset/big-bang.md declares a major bump but the contract has no error-level change: an accidental major?",
-    );
+    expect(result.stdout).toContain("Gate: passed, no error-level change.");
+    expect(result.stdout).toContain("response-property-added");
   });
 
-  it("reads the base from the default ref (main) and writes the report to --output", () => {
-    git("checkout", "-q", "-b", "feature");
-    removeModifiedDate();
-    const result = cli("--gate", "--output", "report.md");
-    expect(result.status).toBe(1);
+  it("accepts a break listed in the accepted-breaks file, and reports an entry that matches nothing", () => {
+    removeTagDescription();
+    commit("drop Tag.description");
+    const json = JSON.parse(cli("HEAD~1", "--format", "json").stdout);
+    const [finding] = json.findings;
+    write(
+      ".contract-diff/accepted-breaks.yaml",
+      `- rule: ${finding.rule}\n  location: "${finding.location}"\n  reason: The service never sent it.\n` +
+        `- rule: operation-removed\n  location: GET /gone\n  reason: Long gone.\n`,
+    );
+    const result = cli("HEAD~1", "--gate", "--format", "text");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain("all listed in the accepted-breaks file");
+    expect(result.stdout).toContain("Accepted break no longer found: operation-removed at GET /gone");
+  });
+});
+
+describe("inputs and exit codes", () => {
+  it("refuses Swagger 2.0, a file that is no OpenAPI, a missing source and an unknown option with exit 2", () => {
+    write("swagger.json", JSON.stringify({ swagger: "2.0", info: { title: "t", version: "1" }, paths: {} }));
+    write("notes.yaml", "just: some\nyaml: here\n");
+    write("broken.yaml", "a: [1, 2\n");
+    for (const [args, message] of [
+      [["swagger.json", "spec/openapi.yaml"], /Swagger 2\.0/],
+      [["notes.yaml", "spec/openapi.yaml"], /not an OpenAPI document/],
+      [["broken.yaml", "spec/openapi.yaml"], /neither JSON nor YAML/],
+      [["no-such-thing", "spec/openapi.yaml"], /no file, no http\(s\) URL and no git revision/],
+      [["HEAD", "--colour"], /Unknown option/],
+    ] as const) {
+      const result = cli(...args);
+      expect(result.status, args.join(" ")).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+    }
+  });
+
+  it("reads a single JSON file and a single YAML file, and an external $ref that names a missing file exits 2", () => {
+    const doc = {
+      openapi: "3.0.3",
+      info: { title: "t", version: "1" },
+      paths: { "/a": { get: { responses: { 200: { description: "ok" } } } } },
+    };
+    write("a.json", JSON.stringify(doc));
+    write("b.yaml", "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n");
+    const result = cli("a.json", "b.yaml", "--format", "json");
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout).findings.map((f: { rule: string }) => f.rule)).toEqual([
+      "operation-removed",
+    ]);
+    write(
+      "c.yaml",
+      "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    $ref: ./missing.yaml\n",
+    );
+    const missing = cli("c.yaml", "b.yaml");
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain("missing.yaml");
+  });
+
+  it("reads a split spec served over http", async () => {
+    cpSync(join(repo, "spec"), join(repo, "served", "spec"), { recursive: true });
+    const server: Server = createServer((request, response) => {
+      try {
+        const path = join(
+          repo,
+          "served",
+          decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname),
+        );
+        response.writeHead(200, {
+          "content-type": extname(path) === ".json" ? "application/json" : "text/yaml",
+        });
+        response.end(readFileSync(path));
+      } catch {
+        response.writeHead(404).end();
+      }
+    });
+    await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+    try {
+      const { port } = server.address() as AddressInfo;
+      removeTagDescription();
+      const result = await cliAsync(
+        `http://127.0.0.1:${port}/spec/openapi.yaml`,
+        "spec/openapi.yaml",
+        "--format",
+        "json",
+      );
+      expect(result.stderr).toBe("");
+      expect(result.status).toBe(0);
+      const report = JSON.parse(result.stdout);
+      expect(report.findings.map((f: { rule: string }) => f.rule)).toEqual([
+        "response-optional-property-removed",
+      ]);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe("outputs", () => {
+  beforeEach(() => {
+    removeTagDescription();
+    commit("drop Tag.description");
+  });
+
+  it("writes Markdown, JSON, JUnit, GitHub annotations and SARIF for the same findings", () => {
+    const markdown = cli("HEAD~1", "--gate", "--format", "markdown").stdout;
+    expect(markdown).toContain("## Contract review");
+    expect(markdown).toContain("`response-optional-property-removed`");
+
+    const json = JSON.parse(cli("HEAD~1", "--gate", "--format", "json").stdout);
+    expect(json.gate.pass).toBe(false);
+    expect(json.findings[0].source.file).toBe(TAG);
+    expect(json.findings[0].operations.length).toBe(3);
+
+    const junit = cli("HEAD~1", "--gate", "--format", "junit").stdout;
+    expect(junit).toMatch(/^<\?xml version="1\.0" encoding="UTF-8"\?>/);
+    expect(junit).toContain('failures="1"');
+    expect(junit).toContain("<failure ");
+
+    const annotations = cli("HEAD~1", "--gate", "--format", "github").stdout;
+    expect(annotations).toMatch(
+      /^::error file=spec\/components\/schemas\/Tag\.yaml,line=\d+,title=response-optional-property-removed \(error\)::/m,
+    );
+
+    const sarif = JSON.parse(cli("HEAD~1", "--gate", "--format", "sarif").stdout);
+    expect(sarif.version).toBe("2.1.0");
+    const [result] = sarif.runs[0].results;
+    expect(result.ruleId).toBe("response-optional-property-removed");
+    expect(result.locations[0].physicalLocation.artifactLocation.uri).toBe(TAG);
+    expect(sarif.runs[0].tool.driver.rules[result.ruleIndex].id).toBe(result.ruleId);
+  });
+
+  it("writes the report to --output", () => {
+    const result = cli("HEAD~1", "--format", "json", "--output", "report.json");
     expect(result.stdout).toBe("");
-    expect(readFileSync(join(repo, "report.md"), "utf8")).toMatch(/^## Contract review: .* \(main \(/);
+    expect(JSON.parse(read("report.json")).counts.error).toBe(1);
   });
 
-  it("names a base given as a full commit id (as the workflow passes it) by its short id", () => {
-    removeModifiedDate();
-    const sha = git("rev-parse", "HEAD~1").trim();
-    const short = git("rev-parse", "--short", "HEAD~1").trim();
-    const result = cli(sha, "--format", "markdown");
-    expect(result.status).toBe(0);
-    expect(result.stdout.split("\n")[0]).toMatch(
-      new RegExp(`\\(${short} → working tree packages/spec/openapi\\.json\\)$`),
-    );
-  });
-
-  it("exits 2 and says why when the changesets cannot be read", () => {
-    rmSync(join(repo, ".changeset/config.json"));
-    removeModifiedDate();
-    const result = cli("HEAD~1", "--gate");
-    expect(result.status).toBe(2);
-    expect(result.stderr).toContain("cannot read the pending changesets");
+  it("lists the rules, and writes the contract changes between two revisions as release notes", () => {
+    const rules = cli("rules", "--format", "json");
+    expect(rules.status).toBe(0);
+    expect(
+      JSON.parse(rules.stdout).some((rule: { id: string }) => rule.id === "response-property-removed"),
+    ).toBe(true);
+    const notes = cli("changelog", "HEAD~1", "HEAD");
+    expect(notes.status).toBe(0);
+    expect(notes.stdout).toContain("#### `POST /tags.create`");
+    expect(notes.stdout).toContain("**Breaking: ");
   });
 });

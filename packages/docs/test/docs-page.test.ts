@@ -1,5 +1,5 @@
-// What scripts/docs-page.mjs adds to the page: the changelog (released versions from CHANGELOG.md files,
-// pending changesets) and the one-line scopes of an operation.
+// What scripts/docs-page.mjs adds to the page: the changelog (each released version's contract changes) and the
+// one-line scopes of an operation.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,61 +10,27 @@ import { changelog, scopeLine } from "../../../scripts/docs-page.mjs";
 const root = mkdtempSync(join(tmpdir(), "workapi-docs-page-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const released = (name: string) => `# ${name}
-
-## 0.2.0
-
-### Minor Changes
-
-- 1a2b3c4: Works can be exported by stage.
-  The GET form takes \`stage.name\`.
-
-### Patch Changes
-
-- Updated dependencies
-  - @workapi/types@0.2.0
-
-## 0.1.0
-
-### Minor Changes
-
-- 5d6e7f8: First release.
-`;
-
 describe("the changelog section", () => {
-  it("says plainly when nothing is released or pending", () => {
+  it("says plainly when nothing is released", () => {
     mkdirSync(join(root, "empty", "packages", "spec"), { recursive: true });
-    const text = changelog(join(root, "empty"));
-    expect(text).toContain("### Released versions\n\nNone yet: no version has been released.");
-    expect(text).toContain("### Unreleased\n\nThe changes the next release will carry.\n\nNone.");
+    expect(changelog(join(root, "empty"))).toContain("None yet: no version has been released.");
   });
 
-  it("lists released versions newest first, each change once with its packages, then pending changesets", () => {
+  it("lists each released version's contract changes, newest first, with no heading below the version", () => {
     const at = join(root, "full");
-    for (const dir of ["docs", "spec"]) {
-      mkdirSync(join(at, "packages", dir), { recursive: true });
-      writeFileSync(join(at, "packages", dir, "CHANGELOG.md"), released(`@workapi/${dir}`));
-    }
-    mkdirSync(join(at, ".changeset"));
-    writeFileSync(join(at, ".changeset", "README.md"), "How to write a changeset.\n");
+    mkdirSync(join(at, "packages", "spec"), { recursive: true });
     writeFileSync(
-      join(at, ".changeset", "b-second.md"),
-      '---\n"@workapi/spec": patch\n---\n\n## Heading\n\nFixed.\n',
+      join(at, "packages", "spec", "CONTRACT-CHANGES.md"),
+      "# Contract changes\n\nIntro.\n\n## 2.0.0\n\n### Since 1.0.0\n\n#### `POST /tags.create` (tags-create)\n\n" +
+        "- **Breaking: response(201).tag.name: required property removed (response-property-removed)**\n\n" +
+        "## 1.0.0\n\n### First release\n\n#### `GET /tags.list` (tags-list)\n\n- operation added (operation-added)\n",
     );
-    writeFileSync(join(at, ".changeset", "a-first.md"), '---\n"@workapi/server": minor\n---\n\nAdded.\n');
     const text = changelog(at);
-    expect(text.indexOf("#### 0.2.0")).toBeLessThan(text.indexOf("#### 0.1.0"));
-    expect(text).toContain(
-      "- **@workapi/docs, @workapi/spec**: Works can be exported by stage.\n  The GET form takes `stage.name`.",
-    );
-    expect(text).toContain("- **@workapi/docs, @workapi/spec**: First release.");
-    expect(text).not.toContain("Updated dependencies");
-    expect(text).not.toContain("How to write");
-    const pending = text.slice(text.indexOf("### Unreleased"));
-    expect(pending.indexOf("@workapi/server (minor)")).toBeLessThan(pending.indexOf("@workapi/spec (patch)"));
-    // A heading inside a summary would enter the page's table of contents: it becomes bold text.
-    expect(pending).toContain("**Heading**");
-    expect(pending).not.toContain("## Heading");
+    expect(text.indexOf("### 2.0.0")).toBeLessThan(text.indexOf("### 1.0.0"));
+    expect(text).toContain("**`POST /tags.create` (tags-create)**");
+    expect(text).toContain("required property removed (response-property-removed)");
+    expect(text).not.toMatch(/^#### /m);
+    expect(text).not.toContain("Intro.");
   });
 });
 

@@ -1,0 +1,156 @@
+// The differ's entry point: pairs the operations of two loaded contracts, turns every difference into a
+// change event (walk-operations.js, walk-schema.js), lets the rules (src/rules) name and grade each event,
+// and folds the events that one change to a shared schema causes in many operations into one finding that
+// lists the operations it reaches.
+import { RULES } from "../rules/index.js";
+import { walkOperations } from "./walk-operations.js";
+
+/**
+ * @typedef {import("../rules/rule.js").Level} Level
+ * @typedef {{ file: string, line: number, pointer?: string }} SourceLine
+ * @typedef {{ operationId: string, method: string, path: string, where: string }} Reach
+ * @typedef {{ rule: string, level: Level, message: string, where: string, location: string,
+ *   side: "base" | "head", pointer: string, source?: SourceLine, operations: Reach[], note?: string }} Finding
+ * @typedef {{ document: Record<string, any>, label: string,
+ *   origin: (pointer: string) => SourceLine | undefined }} LoadedSpec
+ * @typedef {{ base: string, head: string, findings: Finding[], counts: Record<Level, number>,
+ *   schemas: { added: string[], removed: string[] } }} Report
+ */
+
+export const LEVELS = Object.freeze(["error", "warning", "info"]);
+const UNSTABLE = new Set(["draft", "alpha", "beta"]);
+
+/** Rules by the event kind they read. */
+const byKind = new Map();
+for (const rule of RULES) {
+  if (!byKind.has(rule.on)) byKind.set(rule.on, []);
+  byKind.get(rule.on).push(rule);
+}
+
+/** A plain document as a loaded spec (no source lines). */
+export const fromDocument = (document, label = "document") => ({ document, label, origin: () => undefined });
+
+/**
+ * @param {LoadedSpec} base
+ * @param {LoadedSpec} head
+ * @param {{ now?: Date, deprecationDays?: number }} [options]
+ * @returns {Report}
+ */
+export function diffSpecs(base, head, options = {}) {
+  const policy = { now: options.now ?? new Date(), deprecationDays: options.deprecationDays ?? 0 };
+  const events = walkOperations(base.document, head.document);
+  /** @type {Map<string, Finding & { stable: boolean }>} */
+  const groups = new Map();
+  for (const event of events) {
+    for (const rule of byKind.get(event.kind) ?? []) {
+      if (!rule.when(event, policy)) continue;
+      const message = rule.message(event, policy);
+      const id = `${rule.id}|${event.side}|${event.pointer}|${message}`;
+      let finding = groups.get(id);
+      if (!finding) {
+        const spec = event.side === "base" ? base : head;
+        const source = spec.origin(event.pointer);
+        const muted = mutedBecause(event);
+        finding = {
+          removedName: event.kind === "property" && event.change === "removed" ? event.name : undefined,
+          rule: rule.id,
+          level: muted ? "info" : rule.level,
+          message,
+          where: event.where,
+          location: "",
+          side: event.side,
+          pointer: event.pointer,
+          ...(source ? { source } : {}),
+          ...(muted ? { note: muted } : {}),
+          operations: [],
+          stable: false,
+        };
+        finding.location = source
+          ? `${source.file}#${(source.pointer ?? event.pointer).replace(/^#/, "")}`
+          : locationOf(event);
+        groups.set(id, finding);
+      }
+      const op = event.operation;
+      if (
+        !finding.operations.some(
+          (o) => o.method === op.method && o.path === op.path && o.where === event.where,
+        )
+      ) {
+        finding.operations.push({
+          operationId: op.operationId,
+          method: op.method,
+          path: op.path,
+          where: event.where,
+        });
+      }
+      if (!UNSTABLE.has(op.stability) || event.kind === "operation-stability") finding.stable = true;
+    }
+  }
+  const findings = [];
+  for (const { stable, removedName, ...finding } of groups.values()) {
+    if (!stable && finding.level !== "info") {
+      finding.level = "info";
+      finding.note = "only operations marked draft, alpha or beta (x-stability-level) are reached";
+    }
+    if (finding.operations.length > 1)
+      finding.where = `${schemaWhere(finding)}${removedName ? `.${removedName}` : ""}`;
+    findings.push(finding);
+  }
+  findings.sort(
+    (a, b) =>
+      LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) ||
+      a.location.localeCompare(b.location) ||
+      a.rule.localeCompare(b.rule),
+  );
+  const counts = Object.fromEntries(
+    LEVELS.map((level) => [level, findings.filter((f) => f.level === level).length]),
+  );
+  const names = (doc) => Object.keys(doc.components?.schemas ?? {});
+  const baseNames = names(base.document);
+  const headNames = names(head.document);
+  return {
+    base: base.label,
+    head: head.label,
+    findings,
+    counts,
+    schemas: {
+      added: headNames.filter((n) => !baseNames.includes(n)),
+      removed: baseNames.filter((n) => !headNames.includes(n)),
+    },
+  };
+}
+
+/** Why an event cannot affect anyone: a read-only value in a request, a write-only value in a response. */
+function mutedBecause(event) {
+  if (event.direction === "request" && event.flags?.readOnly) return "read-only: callers do not send it";
+  if (event.direction === "response" && event.flags?.writeOnly) return "write-only: readers never receive it";
+  return undefined;
+}
+
+function locationOf(event) {
+  const op = event.operation;
+  const head = op.method ? `${op.method.toUpperCase()} ${op.path}` : op.operationId;
+  return `${head}${event.where ? ` ${event.where}` : ""}`;
+}
+
+/** The place of a change to a shared schema: its file (or component name) and the path inside it. */
+function schemaWhere(finding) {
+  const pointer = finding.source?.pointer ?? finding.pointer;
+  const file = finding.source
+    ? finding.source.file
+        .split("/")
+        .pop()
+        .replace(/\.(ya?ml|json)$/, "")
+    : "";
+  const inner = pointer
+    .replace(/^#/, "")
+    .replace(/^\/components\/schemas\/([^/]+)/, (_, name) => (file ? "" : name))
+    .replace(/\/allOf\/\d+/g, "")
+    .replace(/\/properties\/([^/]+)/g, ".$1")
+    .replace(/\/properties$/, "")
+    .replace(/\/items/g, "[]")
+    .replace(/\/additionalProperties/g, "{*}")
+    .replace(/~1/g, "/")
+    .replace(/~0/g, "~");
+  return `${file}${inner}` || finding.operations[0].where;
+}

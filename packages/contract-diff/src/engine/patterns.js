@@ -1,0 +1,54 @@
+// Whether a changed `pattern` only accepts more: strings made from the old pattern (randexp writes strings a
+// regular expression matches) must all match the new one. A sample the new pattern refuses proves it
+// narrower; none refused is taken as "generalized", as far as sampling can tell.
+import RandExp from "randexp";
+
+const SAMPLES = 64;
+const cache = new Map();
+
+function compile(pattern) {
+  try {
+    return new RegExp(pattern, "u");
+  } catch {
+    try {
+      return new RegExp(pattern);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/**
+ * @param {string} before
+ * @param {string} after
+ * @returns {"generalized" | "narrowed" | "unknown"}
+ */
+export function comparePatterns(before, after) {
+  const id = `${before}\u0000${after}`;
+  if (cache.has(id)) return cache.get(id);
+  const next = compile(after);
+  let verdict = "unknown";
+  if (compile(before) && next) {
+    try {
+      const generator = new RandExp(before);
+      generator.max = 8;
+      // A fixed seed keeps the verdict the same from one run to the next.
+      let seed = 7;
+      generator.randInt = (from, to) => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        return from + (seed % (to - from + 1));
+      };
+      verdict = "generalized";
+      for (let i = 0; i < SAMPLES; i++) {
+        if (!next.test(generator.gen())) {
+          verdict = "narrowed";
+          break;
+        }
+      }
+    } catch {
+      verdict = "unknown";
+    }
+  }
+  cache.set(id, verdict);
+  return verdict;
+}

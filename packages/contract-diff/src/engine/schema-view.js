@@ -1,0 +1,144 @@
+// How the differ reads one side of a contract: JSON pointers, $ref resolution that remembers where a node
+// lives (so a finding can name the file and line of a shared schema), allOf merged into one view of an
+// object, and the set of JSON types a schema admits (OpenAPI 3.0 `nullable` included).
+
+/** `a/b~c` -> `a~1b~0c`: one JSON pointer segment (RFC 6901). */
+export const escapeSegment = (segment) => String(segment).replaceAll("~", "~0").replaceAll("/", "~1");
+
+/** Appends segments to a `#/...` pointer. */
+export const child = (pointer, ...segments) => `${pointer}/${segments.map(escapeSegment).join("/")}`;
+
+/** The node a local pointer names in `doc`, or undefined. */
+export function atPointer(doc, pointer) {
+  if (typeof pointer !== "string" || !pointer.startsWith("#")) return undefined;
+  let node = doc;
+  const body = pointer.slice(1);
+  if (body === "") return doc;
+  for (const raw of body.split("/").slice(1)) {
+    if (node === null || typeof node !== "object") return undefined;
+    let segment = raw;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      // a literal % in a key: the segment is used as written
+    }
+    node = node[segment.replaceAll("~1", "/").replaceAll("~0", "~")];
+  }
+  return node;
+}
+
+export const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * Follows `$ref`s from `node` found at `pointer`: the node it ends on and the pointer of that node. A dangling
+ * or circular chain ends on an empty schema at the last pointer reached (the differ never throws on a bad
+ * reference; the loader reports those).
+ * @returns {{ node: Record<string, any>, pointer: string, ref?: string }}
+ */
+export function resolve(doc, node, pointer) {
+  let ref;
+  const seen = new Set();
+  while (isObject(node) && typeof node.$ref === "string" && node.$ref.startsWith("#")) {
+    if (seen.has(node.$ref)) return { node: {}, pointer, ref };
+    seen.add(node.$ref);
+    ref = node.$ref;
+    const target = atPointer(doc, ref);
+    // OpenAPI 3.1 lets a $ref sit beside other keywords: those siblings apply together with the target.
+    const { $ref: _ignored, ...siblings } = node;
+    pointer = ref;
+    node = isObject(target) ? mergeSiblings(target, siblings) : {};
+  }
+  return { node: isObject(node) ? node : {}, pointer, ref };
+}
+
+function mergeSiblings(target, siblings) {
+  const keys = Object.keys(siblings).filter((key) => !ANNOTATIONS.has(key));
+  return keys.length === 0 ? target : { allOf: [target, siblings] };
+}
+
+/** Keywords that describe a value without constraining it. */
+export const ANNOTATIONS = new Set([
+  "title",
+  "description",
+  "summary",
+  "example",
+  "examples",
+  "$comment",
+  "externalDocs",
+  "xml",
+  "deprecated",
+  "x-sunset",
+  "x-stability-level",
+]);
+
+/** True when a schema only annotates (every keyword is a description, an example or an `x-` extension). */
+export const annotationOnly = (schema) =>
+  isObject(schema) && Object.keys(schema).every((key) => ANNOTATIONS.has(key) || key.startsWith("x-"));
+
+/**
+ * One view of an object schema with its allOf members merged: properties (each with the pointer it lives at),
+ * required names, and the schema's own keywords (allOf members fill keywords the schema leaves unset).
+ * @returns {{ own: Record<string, any>, pointer: string, properties: Map<string, { schema: any, pointer: string }>,
+ *   required: Set<string>, closed: boolean, noAdditional: boolean }}
+ *   `closed`: unknown properties are refused (additionalProperties or unevaluatedProperties false);
+ *   `noAdditional`: additionalProperties false itself
+ */
+export function view(doc, schema, pointer, chain = new Set()) {
+  const resolved = resolve(doc, schema, pointer);
+  const node = resolved.node;
+  const out = {
+    own: { ...node },
+    pointer: resolved.pointer,
+    properties: new Map(),
+    required: new Set(),
+    closed: false,
+  };
+  delete out.own.allOf;
+  for (const [name, property] of Object.entries(isObject(node.properties) ? node.properties : {})) {
+    out.properties.set(name, { schema: property, pointer: child(resolved.pointer, "properties", name) });
+  }
+  for (const name of Array.isArray(node.required) ? node.required : []) out.required.add(name);
+  out.noAdditional = node.additionalProperties === false;
+  out.closed = out.noAdditional || node.unevaluatedProperties === false;
+  if (chain.has(resolved.pointer)) return out;
+  const inner = new Set(chain).add(resolved.pointer);
+  (Array.isArray(node.allOf) ? node.allOf : []).forEach((member, index) => {
+    const part = view(doc, member, child(resolved.pointer, "allOf", index), inner);
+    for (const [name, property] of part.properties) {
+      const mine = out.properties.get(name);
+      out.properties.set(
+        name,
+        mine ? { schema: { allOf: [mine.schema, property.schema] }, pointer: mine.pointer } : property,
+      );
+    }
+    for (const name of part.required) out.required.add(name);
+    if (part.closed) out.closed = true;
+    if (part.noAdditional) out.noAdditional = true;
+    for (const [key, value] of Object.entries(part.own)) {
+      if (out.own[key] === undefined && key !== "properties" && key !== "required") out.own[key] = value;
+    }
+  });
+  return out;
+}
+
+/** The JSON types a schema admits, or undefined when it says nothing about types (any value). */
+export function typesOf(schema) {
+  let types;
+  if (Array.isArray(schema.type)) types = new Set(schema.type);
+  else if (typeof schema.type === "string") types = new Set([schema.type]);
+  else if (isObject(schema.properties) || schema.additionalProperties !== undefined)
+    types = new Set(["object"]);
+  else if (schema.items !== undefined || schema.prefixItems !== undefined) types = new Set(["array"]);
+  else return undefined;
+  if (schema.nullable === true) types.add("null");
+  return types;
+}
+
+/** True when every value of type `type` is also a value of one of `types` (an integer is a number). */
+export const typeCovered = (types, type) => types.has(type) || (type === "integer" && types.has("number"));
+
+/** The values an enum-like schema allows (`enum` or `const`), or undefined. */
+export const enumOf = (schema) => (Array.isArray(schema.enum) ? schema.enum : undefined);
+
+/** Stable text of a JSON value, for set comparisons. */
+export const key = (value) => JSON.stringify(value);

@@ -1,0 +1,69 @@
+// What every output says the same way: the order of findings, counts, where a finding is and what it reaches,
+// and the gate's verdict as sentences.
+import { LEVELS } from "../engine/index.js";
+
+/** @typedef {import("../engine/index.js").Finding} Finding @typedef {import("../gate.js").GateResult} GateResult */
+
+export const plural = (n, word) => `${n} ${word}${n === 1 || word === "info" ? "" : "s"}`;
+
+/** `2 errors, 1 warning, 3 info`, or `no changes`. */
+export function summarize(counts) {
+  const total = LEVELS.reduce((sum, level) => sum + (counts[level] ?? 0), 0);
+  if (total === 0) return "no changes";
+  return LEVELS.map((level) => plural(counts[level] ?? 0, level)).join(", ");
+}
+
+/** Errors first, then warnings, then info; within a level by place. */
+export const ordered = (findings) =>
+  [...findings].sort(
+    (a, b) => LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) || placeOf(a).localeCompare(placeOf(b)),
+  );
+
+/** `spec/components/schemas/Tag.yaml:14`, or the operation and place when no file is known. */
+export const placeOf = (finding) =>
+  finding.source ? `${finding.source.file}:${finding.source.line}` : finding.location;
+
+export const operationName = (op) => (op.method ? `${op.method.toUpperCase()} ${op.path}` : op.operationId);
+
+/** `POST /tags.create`, or `3 operations: POST /a, GET /b, ...` */
+export function reachText(finding, most = 4) {
+  const names = [...new Set(finding.operations.map(operationName))];
+  if (names.length === 1) return names[0];
+  const shown = names.slice(0, most).join(", ");
+  return `${names.length} operations: ${shown}${names.length > most ? `, and ${names.length - most} more` : ""}`;
+}
+
+/** The gate's verdict and notes, one sentence each (code in backticks). */
+export function gateLines(gate) {
+  const lines = [];
+  const errors = plural(gate.errors, "error-level change");
+  const files = (list) => list.map((f) => `\`${f}\``).join(", ");
+  if (gate.errors === 0) lines.push("Gate: passed, no error-level change.");
+  else if (gate.unacknowledged === 0)
+    lines.push(`Gate: passed, ${errors}, all listed in the accepted-breaks file.`);
+  else if (gate.pass)
+    lines.push(
+      `Gate: passed, ${errors} acknowledged by ${files(gate.acknowledgedBy)} (major), added by this change.`,
+    );
+  else {
+    lines.push(
+      `Gate: FAILED, ${plural(gate.unacknowledged, "error-level change")} and no changeset added by this change declares a \`major\` bump of ${gate.group.label}. ` +
+        "If the break is intended, add one (`pnpm changeset`, choose major) and say what callers must change; " +
+        "if it fixes a contract that never matched the service, list it in the accepted-breaks file with a reason.",
+    );
+  }
+  if (gate.accepted.length > 0 && gate.unacknowledged > 0)
+    lines.push(`${plural(gate.accepted.length, "error")} accepted by the accepted-breaks file.`);
+  if (gate.warnings > 0)
+    lines.push(`${plural(gate.warnings, "warning")} listed; warnings never fail the gate.`);
+  lines.push(...gate.notes);
+  return lines;
+}
+
+/** Whether an error-level finding fails the gate (no gate: every error does). */
+export function failing(finding, gate) {
+  if (finding.level !== "error") return false;
+  if (!gate) return true;
+  if (gate.accepted.some((a) => a.finding === finding)) return false;
+  return !gate.pass;
+}

@@ -1,0 +1,29 @@
+// GitHub Actions workflow commands: an annotation per finding on the line of the split spec it comes from
+// (errors that fail the gate as `error`, acknowledged or accepted ones and warnings as `warning`, info as
+// `notice`), and the verdict as one more annotation.
+import { failing, gateLines, reachText, summarize } from "./common.js";
+
+// Workflow command escaping: data escapes %, CR and LF; property values also : and ,.
+const data = (value) => String(value).replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
+const property = (value) => data(value).replaceAll(":", "%3A").replaceAll(",", "%2C");
+
+export function github(report, { gate } = {}) {
+  const lines = report.findings.map((finding) => {
+    const kind = failing(finding, gate) ? "error" : finding.level === "info" ? "notice" : "warning";
+    const props = [];
+    if (finding.source) props.push(`file=${property(finding.source.file)}`, `line=${finding.source.line}`);
+    props.push(`title=${property(`${finding.rule} (${finding.level})`)}`);
+    const message = `${finding.where}: ${finding.message}\nreaches ${reachText(finding, 6)}${finding.note ? `\n${finding.note}` : ""}`;
+    return `::${kind} ${props.join(",")}::${data(message)}`;
+  });
+  const verdict = gate
+    ? gateLines(gate)
+        .map((line) => line.replaceAll("`", ""))
+        .join("\n")
+    : summarize(report.counts);
+  const kind = gate && !gate.pass ? "error" : "notice";
+  lines.push(
+    `::${kind} title=${property("contract review")}::${data(`${summarize(report.counts)}\n${verdict}`)}`,
+  );
+  return `${lines.join("\n")}\n`;
+}

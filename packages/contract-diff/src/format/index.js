@@ -1,0 +1,26 @@
+// Every output of a contract review, by name.
+import { RULES } from "../rules/index.js";
+import { github } from "./github.js";
+import { json } from "./json.js";
+import { junit } from "./junit.js";
+import { markdown } from "./markdown.js";
+import { sarif } from "./sarif.js";
+import { text } from "./text.js";
+
+export { summarize } from "./common.js";
+export { MARKDOWN_LIMIT } from "./markdown.js";
+export { rulesTable } from "./rules-table.js";
+
+const RENDERERS = { text, markdown, json, junit, github, sarif };
+export const FORMATS = Object.freeze(Object.keys(RENDERERS));
+
+/**
+ * @param {import("../engine/index.js").Report} report
+ * @param {"text" | "markdown" | "json" | "junit" | "github" | "sarif"} format
+ * @param {{ gate?: import("../gate.js").GateResult, sourceUrl?: string, rules?: readonly any[] }} [context]
+ */
+export function formatReport(report, format, context = {}) {
+  const render = RENDERERS[format];
+  if (!render) throw new Error(`unknown format ${format}: one of ${FORMATS.join(", ")}`);
+  return render(report, { rules: RULES, ...context });
+}

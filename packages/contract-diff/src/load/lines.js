@@ -1,0 +1,32 @@
+// Where each node of a parsed YAML (or JSON) file starts: JSON pointer (without the leading `#`) -> 1-based
+// line of the node's key (its own first line for the root and for list items).
+import { isMap, isPair, isScalar, isSeq } from "yaml";
+import { escapeSegment } from "../engine/schema-view.js";
+
+/**
+ * @param {unknown} root the document's contents node
+ * @param {import("yaml").LineCounter} counter
+ * @returns {Map<string, number>}
+ */
+export function lineIndex(root, counter) {
+  const lines = new Map();
+  const lineAt = (offset) => counter.linePos(offset).line;
+  const visit = (node, pointer, line) => {
+    lines.set(pointer, line);
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        if (!isPair(pair)) continue;
+        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        const at = pair.key?.range ? lineAt(pair.key.range[0]) : line;
+        visit(pair.value, `${pointer}/${escapeSegment(key)}`, at);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, index) => {
+        const at = item?.range ? lineAt(item.range[0]) : line;
+        visit(item, `${pointer}/${index}`, at);
+      });
+    }
+  };
+  visit(root, "", 1);
+  return lines;
+}

@@ -1,0 +1,20 @@
+import { deprecation } from "./support.js";
+
+/** @type {import("./rule.js").Rule} */
+export default {
+  id: "request-parameter-sunset-brought-forward",
+  level: "error",
+  doc: "A deprecated parameter's sunset date moved earlier, to less than the minimum deprecation period from now (or became unreadable).",
+  on: "parameter-sunset",
+  when: (e, policy) =>
+    e.change === "changed" &&
+    (deprecation({ sunset: e.after }, policy) === "invalid" ||
+      (String(e.after) < String(e.before) && deprecation({ sunset: e.after }, policy) === "too-soon")),
+  message: (e) => `sunset moved from ${e.before} to ${e.after}`,
+  given: {
+    parameter: [
+      { name: "q", in: "query", deprecated: true, schema: { type: "string" }, "x-sunset": "2999-01-01" },
+      { name: "q", in: "query", deprecated: true, schema: { type: "string" }, "x-sunset": "2001-01-01" },
+    ],
+  },
+};

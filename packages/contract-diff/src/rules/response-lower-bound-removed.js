@@ -1,0 +1,12 @@
+import { response, show } from "./support.js";
+
+/** @type {import("./rule.js").Rule} */
+export default {
+  id: "response-lower-bound-removed",
+  level: "error",
+  doc: "A lower bound on what readers receive was removed.",
+  on: "bound",
+  when: (e) => response(e) && e.bound === "min" && e.change === "unset",
+  message: (e) => `${e.keyword} ${show(e.before)} -> ${show(e.after)}`,
+  given: { response: [{ type: "integer", minimum: 1 }, { type: "integer" }] },
+};

@@ -1,0 +1,57 @@
+// What several rules ask of a change event: its direction, and where a deprecation stands against the
+// sunset policy (the `x-sunset` date and the minimum deprecation period, `--deprecation-days`).
+
+/** @typedef {{ now: Date, deprecationDays: number }} Policy */
+
+export const request = (e) => e.direction === "request";
+export const response = (e) => e.direction === "response";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** An `x-sunset` value as a date: a Date, an RFC 3339 date or date-time string; `invalid` otherwise. */
+export function sunsetDate(value) {
+  if (value === undefined || value === null || value === "") return undefined;
+  const date =
+    value instanceof Date
+      ? value
+      : typeof value === "string" && /^\d{4}-\d{2}-\d{2}/.test(value)
+        ? new Date(value)
+        : undefined;
+  return date && !Number.isNaN(date.getTime()) ? date : "invalid";
+}
+
+/**
+ * Where a removal stands: `not-deprecated`; `invalid` sunset; `before-sunset` (the date is still to come);
+ * `no-sunset` (deprecated without a date: allowed only when the policy asks for no minimum period);
+ * `after-sunset` (deprecated and the date has passed).
+ * @param {{ deprecated?: boolean, sunset?: unknown }} e @param {Policy} policy
+ */
+export function removal(e, policy) {
+  if (!e.deprecated) return "not-deprecated";
+  const date = sunsetDate(e.sunset);
+  if (date === "invalid") return "invalid";
+  if (date === undefined) return policy.deprecationDays > 0 ? "no-sunset" : "after-sunset";
+  return date.getTime() > policy.now.getTime() ? "before-sunset" : "after-sunset";
+}
+
+/**
+ * Where a new deprecation stands: `ok`; `missing` (no sunset while the policy asks for a period);
+ * `invalid`; `too-soon` (the sunset is closer than the minimum period).
+ * @param {{ sunset?: unknown }} e @param {Policy} policy
+ */
+export function deprecation(e, policy) {
+  const date = sunsetDate(e.sunset);
+  if (date === "invalid") return "invalid";
+  if (date === undefined) return policy.deprecationDays > 0 ? "missing" : "ok";
+  return date.getTime() < policy.now.getTime() + policy.deprecationDays * DAY ? "too-soon" : "ok";
+}
+
+/** Stability levels from least to most stable (`x-stability-level`); absent means stable. */
+export const STABILITY = ["draft", "alpha", "beta", "stable"];
+export const stabilityRank = (value) =>
+  value === undefined ? STABILITY.length - 1 : STABILITY.indexOf(value);
+
+/** A value as it reads in a message. */
+export const show = (value) =>
+  value === undefined ? "(none)" : typeof value === "string" ? value : JSON.stringify(value);
+export const list = (values) => values.map((v) => JSON.stringify(v)).join(", ");
