@@ -57,7 +57,7 @@ const cases: Case[] = [
       responses["200"] = responses["201"];
       delete responses["201"];
     },
-    rule: "response-success-status-removed",
+    rule: "response-success-status-changed",
     level: "error",
     reaches: "tags-create",
   },

@@ -330,10 +330,27 @@ export function walkOperations(base, head) {
       ...Object.keys(isObject(br) ? br : {}),
       ...Object.keys(isObject(hr) ? hr : {}),
     ]);
+    // The one success status became another (200 -> 201): one change, and the two answers compared as one.
+    const successes = (responses) =>
+      Object.keys(isObject(responses) ? responses : {}).filter((s) => /^2/.test(s));
+    const [bOnly, hOnly] = [successes(br), successes(hr)];
+    const moved = bOnly.length === 1 && hOnly.length === 1 && bOnly[0] !== hOnly[0] ? bOnly[0] : undefined;
     for (const status of [...statuses].sort()) {
       const success = /^2/.test(status);
       const where = `response(${status})`;
-      if (!(status in (br ?? {}))) {
+      if (moved !== undefined && status === moved) continue;
+      const baseStatus = moved !== undefined && status === hOnly[0] ? moved : status;
+      if (baseStatus !== status) {
+        emit("response", {
+          change: "success-changed",
+          status,
+          before: moved,
+          success,
+          direction,
+          where,
+          pointer: child(hp, status),
+        });
+      } else if (!(status in (br ?? {}))) {
         emit("response", { change: "added", status, success, direction, where, pointer: child(hp, status) });
         continue;
       }
@@ -341,7 +358,7 @@ export function walkOperations(base, head) {
         emit("response", { change: "removed", status, success, direction, where, pointer: hp });
         continue;
       }
-      const b = resolve(base, br[status], child(bp, status));
+      const b = resolve(base, br[baseStatus], child(bp, baseStatus));
       const h = resolve(head, hr[status], child(hp, status));
       compareHeaders(
         b.node.headers,

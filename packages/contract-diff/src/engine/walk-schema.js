@@ -105,7 +105,7 @@ export function schemaDiffer(base, head) {
     const b = bv.own;
     const h = hv.own;
 
-    compareUnions(bp, hp, b, h, emit, nested);
+    compareUnions(bp, hp, b, h, emit, nested, { direction, flags, stack });
     compareAllOf(bNode, hNode, emit);
     compareTypes(b, h, emit);
     compareValues(b, h, emit, flags);
@@ -116,13 +116,20 @@ export function schemaDiffer(base, head) {
     compareSubschemas(b, bv.pointer, h, hv.pointer, emit, nested);
   }
 
-  function compareUnions(bp, hp, b, h, emit, nested) {
+  function compareUnions(bp, hp, b, h, emit, nested, { direction, flags, stack }) {
     for (const keyword of ["oneOf", "anyOf"]) {
       const bl = Array.isArray(b[keyword]) ? b[keyword] : undefined;
       const hl = Array.isArray(h[keyword]) ? h[keyword] : undefined;
       if (!bl && !hl) continue;
       if (!bl) {
-        emit("union", { change: "wrapped", keyword });
+        // A variant that takes exactly what the schema took before keeps every old value valid.
+        const keepsOld =
+          direction === "request" &&
+          h[keyword].some(
+            (variant, index) =>
+              compare(b, bp, variant, child(hp, keyword, index), direction, flags, stack).length === 0,
+          );
+        emit("union", { change: "wrapped", keyword, keepsOld });
         continue;
       }
       if (!hl) {
@@ -300,8 +307,9 @@ export function schemaDiffer(base, head) {
       emit("pattern", { change, before: b.pattern, after: h.pattern });
     }
     for (const keyword of ["contentMediaType", "contentEncoding"]) {
-      if (b[keyword] !== h[keyword])
-        emit("content-encoding", { change: "changed", keyword, before: b[keyword], after: h[keyword] });
+      if (b[keyword] === h[keyword]) continue;
+      const change = b[keyword] === undefined ? "added" : h[keyword] === undefined ? "removed" : "changed";
+      emit("content-encoding", { change, keyword, before: b[keyword], after: h[keyword] });
     }
   }
 

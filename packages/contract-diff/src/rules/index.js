@@ -54,6 +54,7 @@ import requestConstRemoved from "./request-const-removed.js";
 import requestContainsAdded from "./request-contains-added.js";
 import requestContainsRemoved from "./request-contains-removed.js";
 import requestContentEncodingChanged from "./request-content-encoding-changed.js";
+import requestContentMediaTypeRemoved from "./request-content-media-type-removed.js";
 import requestContentSchemaAdded from "./request-content-schema-added.js";
 import requestContentSchemaRemoved from "./request-content-schema-removed.js";
 import requestDependentRequiredAdded from "./request-dependent-required-added.js";
@@ -131,6 +132,7 @@ import requestUnevaluatedItemsRemoved from "./request-unevaluated-items-removed.
 import requestUnevaluatedPropertiesAdded from "./request-unevaluated-properties-added.js";
 import requestUnevaluatedPropertiesRemoved from "./request-unevaluated-properties-removed.js";
 import requestUnionUnwrapped from "./request-union-unwrapped.js";
+import requestUnionWidened from "./request-union-widened.js";
 import requestUnionWrapped from "./request-union-wrapped.js";
 import requestUniqueItemsAdded from "./request-unique-items-added.js";
 import requestUniqueItemsRemoved from "./request-unique-items-removed.js";
@@ -213,6 +215,7 @@ import responsePropertyNamesRemoved from "./response-property-names-removed.js";
 import responsePropertyRemoved from "./response-property-removed.js";
 import responsePropertyRemovedAfterSunset from "./response-property-removed-after-sunset.js";
 import responseSuccessStatusAdded from "./response-success-status-added.js";
+import responseSuccessStatusChanged from "./response-success-status-changed.js";
 import responseSuccessStatusRemoved from "./response-success-status-removed.js";
 import responseThenAdded from "./response-then-added.js";
 import responseThenRemoved from "./response-then-removed.js";
@@ -311,6 +314,7 @@ export const RULES = Object.freeze([
   responseMediaSchemaRemoved,
   responseSuccessStatusAdded,
   responseSuccessStatusRemoved,
+  responseSuccessStatusChanged,
   responseErrorStatusAdded,
   responseErrorStatusRemoved,
   responseHeaderAdded,
@@ -383,6 +387,7 @@ export const RULES = Object.freeze([
   responsePatternChanged,
   responsePatternSpecialized,
   requestContentEncodingChanged,
+  requestContentMediaTypeRemoved,
   responseContentEncodingChanged,
   requestPropertyAddedRequired,
   requestPropertyAddedOptional,
@@ -414,6 +419,7 @@ export const RULES = Object.freeze([
   responseVariantAdded,
   responseVariantRemoved,
   requestUnionWrapped,
+  requestUnionWidened,
   responseUnionWrapped,
   requestUnionUnwrapped,
   responseUnionUnwrapped,

@@ -4,9 +4,9 @@ import { request, show } from "./support.js";
 export default {
   id: "request-content-encoding-changed",
   level: "error",
-  doc: "The contentMediaType or contentEncoding of a string callers send changed: they encode it differently.",
+  doc: "The contentMediaType or contentEncoding of a string callers send changed, appeared or (contentEncoding) went: they encode it differently.",
   on: "content-encoding",
-  when: (e) => request(e),
+  when: (e) => request(e) && !(e.change === "removed" && e.keyword === "contentMediaType"),
   message: (e) => `${e.keyword} ${show(e.before)} -> ${show(e.after)}`,
   given: {
     request: [
