@@ -270,6 +270,13 @@ for (const database of databases) {
           "Globex Europe",
         );
         expect((await api.revOrgs.list({})).data.rev_orgs.map((r) => r.id)).toEqual([revOrg.rev_org.id]);
+        expect((await api.revOrgs.list({ account: [account] })).data.rev_orgs).toHaveLength(1);
+        expect((await api.revOrgs.get({ account })).data.rev_org.id).toBe(revOrg.rev_org.id);
+        const { data: renamed } = await api.revOrgs.update({
+          id: revOrg.rev_org.id,
+          display_name: "Globex EMEA",
+        });
+        expect(renamed.rev_org).toMatchObject({ id: revOrg.rev_org.id, display_name: "Globex EMEA" });
 
         const { data: conversation } = await api.conversations.create({
           type: "support",

@@ -745,13 +745,13 @@ export interface paths {
         };
         /**
          * Get a Rev organization
-         * @description Returns one customer (Rev) organization by its id. Scopes: `rev_org:read`, `rev_org:write` or `rev_org:all`. This operation is beyond the interface document: a companion the platform has under this name.
+         * @description Returns one customer (Rev) organization: the one `id` names, or, with `account` instead, that account's default organization (the first one created under it, which the account's organizations name as their `primary_rev_org`). One of the two must be sent. Scopes: `rev_org:read`, `rev_org:write` or `rev_org:all`. This operation is beyond the interface document: a companion the platform has under this name.
          */
         get: operations["rev-orgs-get"];
         put?: never;
         /**
          * Get a Rev organization (POST)
-         * @description The same as `GET /rev-orgs.get`, with the id in a JSON body.
+         * @description The same as `GET /rev-orgs.get`, with `id` or `account` in a JSON body.
          */
         post: operations["rev-orgs-get-post"];
         delete?: never;
@@ -778,6 +778,26 @@ export interface paths {
          * @description The same as `GET /rev-orgs.list`, with the filters in a JSON body, which also takes the date filters `created_date` and `modified_date`.
          */
         post: operations["rev-orgs-list-post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/rev-orgs.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Update a Rev organization
+         * @description Changes a customer (Rev) organization: the fields sent replace the stored ones, the others stay; `custom_fields` merges, field by field, into the stored values. `external_ref` must stay unique: a value another organization already has is refused with 409. Scopes: `rev_org:write` or `rev_org:all`. This operation is beyond the interface document: a companion the platform has under this name.
+         */
+        post: operations["rev-orgs-update"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4151,8 +4171,8 @@ export interface components {
         CustomObjectsCountRequest: {
             /** @description The leaf type of the objects to count, such as `campaign`. */
             leaf_type: string;
-            /** @description The filters to apply, each a prefix-notation expression. */
-            filters?: components["schemas"]["CustomObjectFilter"][];
+            /** @description Only objects that match: one prefix-notation expression, the platform's form, such as `["eq", "$custom_fields.tnt__priority", "high"]`, or an array of such expressions, all of which must match. An array whose first item is a string is one expression; otherwise it is a list of them. */
+            filters?: components["schemas"]["CustomObjectFilter"] | components["schemas"]["CustomObjectFilter"][];
         };
         /**
          * @description A stage to put a record in, by name or by id. When both are sent, `id` wins. The stage must belong to the stage diagram of the record's type.
@@ -5024,10 +5044,12 @@ export interface components {
         RevOrgsGetResponse: {
             rev_org: components["schemas"]["RevOrg"];
         };
-        /** @description Body of `POST /rev-orgs.get`. */
+        /** @description Body of `POST /rev-orgs.get`. Send `id`, or `account` for that account's default Rev organization. */
         RevOrgsGetRequest: {
             /** @description The Rev organization's id. */
-            id: string;
+            id?: string;
+            /** @description An account's id, for that account's default Rev organization (when `id` is not sent). */
+            account?: string;
         };
         /** @description A page of Rev organizations. */
         RevOrgsListResponse: {
@@ -5037,6 +5059,8 @@ export interface components {
         };
         /** @description Body of `POST /rev-orgs.list`. Every field is optional; filters combine, so an organization is listed only when it matches all of those sent. */
         RevOrgsListRequest: {
+            /** @description Only organizations of one of these accounts (ids). */
+            account?: string[];
             /** @description Only organizations created by one of these users (ids). */
             created_by?: string[];
             /** @description Only organizations created within this range. */
@@ -5051,6 +5075,30 @@ export interface components {
             /** @description Only organizations last changed within this range. */
             modified_date?: components["schemas"]["DateFilter"];
             sort_by?: components["schemas"]["SortBy"];
+        };
+        /** @description Body of `POST /rev-orgs.update`. Only `id` is required; each other field sent replaces the stored value, and `custom_fields` merges into the stored fields (a field sent replaces its value, the others stay). */
+        RevOrgsUpdateRequest: {
+            /** @description The Rev organization's id. */
+            id: string;
+            /** @description Values of application-defined fields to set, keyed by field name. */
+            custom_fields?: Record<string, unknown>;
+            /** @description Schema fragments the custom fields follow (ids), added to those the organization has. */
+            custom_schema_fragments?: string[];
+            /** @description What the organization is. */
+            description?: string;
+            /** @description The organization's name as people see it. */
+            display_name?: string;
+            /** @description The organization's domain name, such as `example.org`. */
+            domain?: string;
+            environment?: components["schemas"]["RevOrgEnvironment"];
+            /** @description A unique identifier of the organization in a system of record. A value another organization already has is refused with 409 `conflict`. */
+            external_ref?: string;
+            /** @description The organization's tier. */
+            tier?: string;
+        };
+        /** @description The Rev organization after the change. */
+        RevOrgsUpdateResponse: {
+            rev_org: components["schemas"]["RevOrg"];
         };
         /**
          * @description Selects the accounts (customer companies) an SLA covers; every field given must match. Used in requests too, so unknown fields are refused.
@@ -6249,6 +6297,8 @@ export interface components {
             channels_v2?: components["schemas"]["ChannelSummary"][];
             /** @description The group of users a ticket is assigned to (tickets only). */
             group?: components["schemas"]["GroupSummary"];
+            /** @description Whether a ticket is frozen against changes (tickets only; `false` for every ticket this server makes). Filter on it with `ticket.is_frozen`. */
+            is_frozen?: boolean;
             /** @description Whether a ticket waits for an answer from the organization (tickets only). */
             needs_response?: boolean;
             /** @description The Rev organization a ticket is for (tickets only). */
@@ -8726,7 +8776,7 @@ export interface operations {
                  */
                 leaf_type: string;
                 /**
-                 * @description The filters to apply, each a prefix-notation expression written as JSON, such as `["eq","$custom_fields.tnt__priority","high"]`. Repeat the key for several expressions, or send one value holding the JSON-encoded array of all of them.
+                 * @description Only objects that match. Three forms: JSON, each value one prefix-notation expression such as `["eq","$custom_fields.tnt__priority","high"]` (repeat the key for several expressions, all of which must match, or send one value holding the JSON array of all of them); the platform SDK's quoted comma form, one flat expression whose items are JSON-encoded and joined by commas, `filters="eq","$custom_fields.tnt__priority","high"`; or the plain comma form `filters=eq,$custom_fields.tnt__priority,high` (or its tokens as repeated keys), where a token that reads as a JSON number or boolean is one. Nested expressions (`and`, `or`, `not`) need the JSON form.
                  * @example [
                  *       "[\"eq\",\"$custom_fields.tnt__priority\",\"high\"]"
                  *     ]
@@ -8896,7 +8946,7 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
-                 * @description Only objects that match, each value a prefix-notation expression written as JSON, such as `["eq","$custom_fields.tnt__priority","high"]`. Repeat the key for several expressions, all of which must match.
+                 * @description Only objects that match. Three forms: JSON, each value one prefix-notation expression such as `["eq","$custom_fields.tnt__priority","high"]` (repeat the key for several expressions, all of which must match, or send one value holding the JSON array of all of them); the platform SDK's quoted comma form, one flat expression whose items are JSON-encoded and joined by commas, `filter="eq","$custom_fields.tnt__priority","high"`; or the plain comma form `filter=eq,$custom_fields.tnt__priority,high` (or its tokens as repeated keys), where a token that reads as a JSON number or boolean is one. Nested expressions (`and`, `or`, `not`) need the JSON form.
                  * @example [
                  *       "[\"eq\",\"$custom_fields.tnt__priority\",\"high\"]"
                  *     ]
@@ -10144,12 +10194,14 @@ export interface operations {
     };
     "rev-orgs-get": {
         parameters: {
-            query: {
+            query?: {
                 /**
-                 * @description The Rev organization's id.
+                 * @description The Rev organization's id (or send `account`).
                  * @example REV-6
                  */
-                id: string;
+                id?: string;
+                /** @description An account's id, for that account's default Rev organization (when `id` is not sent). */
+                account?: string;
             };
             header?: never;
             path?: never;
@@ -10258,6 +10310,13 @@ export interface operations {
                  * @example eyJrIjpbIjIwMjYtMTEtMjJUMDg6MDA6MDAuMDAwWiIsIlRBRy0xMiJdfQ
                  */
                 cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Only organizations of one of these accounts (ids); comma-separated.
+                 * @example [
+                 *       "ACC-12"
+                 *     ]
+                 */
+                account?: string[];
                 /**
                  * @description Only organizations with exactly one of these names; comma-separated.
                  * @example [
@@ -10382,6 +10441,62 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["RequestEntityTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "rev-orgs-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "REV-6",
+                 *       "display_name": "Acme Europe GmbH",
+                 *       "tier": "strategic"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RevOrgsUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The Rev organization after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rev_org": {
+                     *         "id": "REV-6",
+                     *         "display_id": "REV-6",
+                     *         "display_name": "Acme Europe GmbH",
+                     *         "domain": "acme.example.org",
+                     *         "external_ref": "crm-1042",
+                     *         "tier": "strategic",
+                     *         "created_date": "2026-11-02T09:15:00.000Z",
+                     *         "modified_date": "2026-11-03T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RevOrgsUpdateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["RequestEntityTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -10705,7 +10820,7 @@ export interface operations {
         };
         responses: {
             /** @description The SLA after the change. */
-            200: {
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -39,6 +39,7 @@ export interface OperationIds {
   "rev-orgs.create": "rev-orgs-create";
   "rev-orgs.get": "rev-orgs-get-post";
   "rev-orgs.list": "rev-orgs-list-post";
+  "rev-orgs.update": "rev-orgs-update";
   "slas.create": "slas-create";
   "slas.list": "slas-list-post";
   "slas.transition": "slas-transition";
@@ -131,6 +132,7 @@ export const writeOperations: readonly string[] = [
   "parts.create",
   "parts.delete",
   "rev-orgs.create",
+  "rev-orgs.update",
   "slas.create",
   "slas.transition",
   "slas.update",
@@ -265,6 +267,8 @@ export interface Facade<T extends boolean> {
     get: Operation<"rev-orgs-get-post", T>;
     /** `rev-orgs.list`: POST /rev-orgs.list (rev-orgs-list-post). */
     list: PaginatedOperation<"rev-orgs-list-post", "rev_orgs", T>;
+    /** `rev-orgs.update`: POST /rev-orgs.update (rev-orgs-update). */
+    update: Operation<"rev-orgs-update", T>;
   };
   slas: {
     /** `slas.create`: POST /slas.create (slas-create). */

@@ -299,9 +299,30 @@ function valueAt(root: unknown, instancePath: string): unknown {
   return jsonPointer(root, `#${instancePath.split("/").map(encodeURIComponent).join("/")}`);
 }
 
+// How telling a branch's error is about the branch the caller meant: a missing member says the rest fitted; a
+// member only another branch has, a wrong type or a different constant (a discriminator) says it was not meant.
+const TELLING: Record<string, number> = { required: 4, additionalProperties: 1, type: 0, const: 0, enum: 0 };
+
+/**
+ * The error to report. Ajv reports a failed oneOf/anyOf after the first error of each branch; the first of
+ * those belongs to whichever branch comes first, not to the one the input meant (a preset date filter without
+ * `days` failed as "preset_type is not accepted", from the range branch). The branch error that got deepest
+ * into the input, then the most telling one, names the field; when two tie, the union's own error does.
+ */
+function meantError(errors: ErrorObject[]): ErrorObject | undefined {
+  const unionAt = errors.findIndex((e) => e.keyword === "oneOf" || e.keyword === "anyOf");
+  const union = errors[unionAt];
+  if (!union || unionAt === 0) return errors[0];
+  const score = (e: ErrorObject) => e.instancePath.split("/").length * 10 + (TELLING[e.keyword] ?? 3);
+  const candidates = errors.slice(0, unionAt).filter((e) => e.instancePath.startsWith(union.instancePath));
+  const best = Math.max(...candidates.map(score));
+  const top = candidates.filter((e) => score(e) === best);
+  return top.length === 1 ? top[0] : union;
+}
+
 /** Turns the first Ajv error into the interface's typed 400, naming the field and what was expected. */
 export function inputError(errors: ErrorObject[], input: unknown, inQuery: boolean): ApiError {
-  const error = errors[0];
+  const error = meantError(errors);
   const where = inQuery ? "query parameter" : "field";
   if (!error)
     return new ApiError("bad_request", "The request is invalid.", "The request does not fit the contract.");

@@ -1,4 +1,5 @@
 import type { RevOrg } from "@workapi/types";
+import { fieldError, notFound } from "../http/errors.js";
 import { attachArtifacts, checkArtifacts } from "./support/attachments.js";
 import { checkCustomFields } from "./support/change-events.js";
 import { dateFilter, refIn, valueIn } from "./support/filters.js";
@@ -23,6 +24,9 @@ function specOf(fragments: string[]): { tenant_fragment?: boolean; subtype?: str
     ...(subtype !== undefined ? { subtype } : {}),
   };
 }
+
+/** The stored document: the answer's fields and what rev-orgs.create keeps beside them. */
+type StoredRevOrg = RevOrg & { environment?: string; tier?: string };
 
 type RevOrgSummaryData = NonNullable<RevOrg["primary_rev_org"]>;
 
@@ -104,15 +108,72 @@ export const revOrgs = {
     return { rev_org: present(record.data as RevOrg) };
   },
 
+  // By id, or the account's default Rev organization: the first one created under it (its primary_rev_org).
   "rev-orgs.get": async (ctx, input) => {
-    const record = await mustGet<RevOrg>(ctx, [FAMILIES.rev_org.kind], input.id, "Rev organization");
+    if (input.id !== undefined) {
+      const record = await mustGet<RevOrg>(ctx, [FAMILIES.rev_org.kind], input.id, "Rev organization");
+      return { rev_org: present(record.data) };
+    }
+    if (input.account === undefined) {
+      throw fieldError(
+        "missing_required_field",
+        "id",
+        "Send 'id', or 'account' for that account's default Rev organization.",
+      );
+    }
+    const account = await mustGet(ctx, [FAMILIES.account.kind], input.account, "Account");
+    const primary = await primaryOf(ctx, account.id);
+    if (!primary) throw notFound(`A Rev organization of account '${input.account}'`);
+    const record = await mustGet<RevOrg>(ctx, [FAMILIES.rev_org.kind], primary.id, "Rev organization");
     return { rev_org: present(record.data) };
+  },
+
+  // The fields sent replace the stored ones; custom_fields merges field by field; external_ref stays unique
+  // (the store's unique index answers a taken one with 409 conflict).
+  "rev-orgs.update": async (ctx, input) => {
+    const current = await mustGet<RevOrg>(ctx, [FAMILIES.rev_org.kind], input.id, "Rev organization");
+    const fragmentsSent = input.custom_schema_fragments ?? [];
+    const fragments = [...new Set([...(current.data.custom_schema_fragments ?? []), ...fragmentsSent])];
+    const spec = specOf(fragments);
+    const checked =
+      input.custom_fields !== undefined || fragmentsSent.length > 0
+        ? checkCustomFields(input.custom_fields, spec, LEAF_TYPE)
+        : [];
+    const updated = await ctx.store.updateRecord<StoredRevOrg>(
+      ctx.actor,
+      FAMILIES.rev_org.kind,
+      current.id,
+      (stored) => {
+        const data: StoredRevOrg = { ...stored.data };
+        if (input.display_name !== undefined) data.display_name = input.display_name;
+        if (input.description !== undefined) data.description = input.description;
+        if (input.domain !== undefined) data.domain = input.domain;
+        if (input.environment !== undefined) data.environment = input.environment;
+        if (input.tier !== undefined) data.tier = input.tier;
+        if (input.external_ref !== undefined) data.external_ref = input.external_ref;
+        if (input.custom_fields !== undefined)
+          data.custom_fields = { ...stored.data.custom_fields, ...input.custom_fields };
+        const allFragments = [
+          ...new Set([...(stored.data.custom_schema_fragments ?? []), ...fragments, ...checked]),
+        ];
+        if (allFragments.length > 0) data.custom_schema_fragments = allFragments;
+        if (spec.subtype !== undefined) data.subtype = spec.subtype;
+        return {
+          data,
+          label: data.display_name ?? stored.label,
+          ...(spec.subtype !== undefined ? { subtype: spec.subtype } : {}),
+          ...(input.external_ref !== undefined ? { external_ref: input.external_ref } : {}),
+        };
+      },
+    );
+    return { rev_org: present(updated.data) };
   },
 
   // sort_by: display_name, created_date, modified_date, object_version.
   "rev-orgs.list": async (ctx, input) => {
     const { items, ...cursors } = await listPage<RevOrg>(ctx, FAMILIES.rev_org.kind, input, {
       filter: allOf(
+        refIn("account", input.account),
         valueIn("label", input.display_name),
         valueIn("external_ref", input.external_ref),
         refIn("created_by", input.created_by),

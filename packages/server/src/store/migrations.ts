@@ -10,6 +10,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     "0001_initial": initial(dialect),
     "0002_credential_changes": credentialChanges(dialect),
     "0003_kept_record_changes": keptRecordChanges(dialect),
+    "0004_ticket_is_frozen": ticketIsFrozen(dialect),
   };
   return { getMigrations: async () => migrations };
 }
@@ -240,6 +241,24 @@ function keptRecordChanges(dialect: DialectName): Migration {
         await sql`drop trigger if exists ${sql.id(`records_${event}_kept_change`)}`.execute(db);
       }
       await sql`drop table if exists kept_record_changes`.execute(db);
+    },
+  };
+}
+
+/** Tickets carry `is_frozen`: those stored before it existed get `false`, the value every new ticket has. */
+function ticketIsFrozen(dialect: DialectName): Migration {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      if (dialect === "postgres") {
+        await sql`update records set data = data || '{"is_frozen": false}'::jsonb
+          where kind = 'work' and subtype = 'ticket' and not (data ? 'is_frozen')`.execute(db);
+      } else {
+        await sql`update records set data = json_set(data, '$.is_frozen', json('false'))
+          where kind = 'work' and subtype = 'ticket' and json_type(data, '$.is_frozen') is null`.execute(db);
+      }
+    },
+    async down(): Promise<void> {
+      // The field stays: it is part of the record the interface shows.
     },
   };
 }

@@ -49,6 +49,81 @@ describe.each(databases)(
         expect(twice.body.type).toBe("conflict");
       });
 
+      it("POST /rev-orgs.update changes the fields sent, merges custom_fields and keeps external_ref unique", async () => {
+        const accounts = (await ok("POST", "/accounts.list", {})).accounts as Json[];
+        const account = accounts[1] as Json;
+        const created = (
+          await ok(
+            "POST",
+            "/rev-orgs.create",
+            {
+              account: account.id,
+              display_name: "Regional office",
+              domain: "regional.example.org",
+              custom_fields: { tnt__region: "emea", tnt__seats: 10 },
+              custom_schema_fragments: ["tenant_fragment:rev_org"],
+            },
+            201,
+          )
+        ).rev_org as Json;
+        const body = await ok("POST", "/rev-orgs.update", {
+          id: created.id,
+          display_name: "Regional office EMEA",
+          custom_fields: { tnt__seats: 12 },
+        });
+        expect(body.rev_org).toMatchObject({
+          id: created.id,
+          display_name: "Regional office EMEA",
+          domain: "regional.example.org",
+          custom_fields: { tnt__region: "emea", tnt__seats: 12 },
+        });
+        const read = await ok("GET", `/rev-orgs.get?${query({ id: String(created.id) })}`);
+        expect(read.rev_org).toEqual(body.rev_org);
+
+        await ok("POST", "/rev-orgs.update", { id: created.id, external_ref: "regional-1" });
+        const other = (
+          await ok("POST", "/rev-orgs.create", { account: account.id, display_name: "Other office" }, 201)
+        ).rev_org as Json;
+        const taken = await call("POST", "/rev-orgs.update", { id: other.id, external_ref: "regional-1" });
+        expect(taken.status).toBe(409);
+        expect(taken.body).toMatchObject({ type: "conflict" });
+        const unchanged = await ok("POST", "/rev-orgs.get", { id: other.id });
+        expect((unchanged.rev_org as Json).external_ref).toBeUndefined();
+
+        const missing = await call("POST", "/rev-orgs.update", { id: "REV-99999", tier: "gold" });
+        expect(missing.status).toBe(404);
+        expect(missing.body).toMatchObject({ type: "not_found" });
+        const empty = await call("POST", "/rev-orgs.update", { id: created.id, display_name: "" });
+        expect(empty.status).toBe(400);
+      });
+
+      it("GET /rev-orgs.list filters by account and GET /rev-orgs.get answers an account's default", async () => {
+        const accounts = (await ok("POST", "/accounts.list", {})).accounts as Json[];
+        const [first, second] = accounts as [Json, Json];
+        const byGet = (await ok("GET", `/rev-orgs.list?${query({ account: [String(first.id)] })}`))
+          .rev_orgs as Json[];
+        expect(byGet.length).toBeGreaterThan(0);
+        for (const revOrg of byGet) expect((revOrg.account as Json).id).toBe(first.id);
+        const both = (await ok("POST", "/rev-orgs.list", { account: [first.id, second.id] }))
+          .rev_orgs as Json[];
+        expect(new Set(both.map((r) => (r.account as Json).id))).toEqual(new Set([first.id, second.id]));
+
+        const main = byGet.toSorted((a, b) =>
+          String(a.created_date).localeCompare(String(b.created_date)),
+        )[0];
+        const byAccount = await ok("GET", `/rev-orgs.get?${query({ account: String(first.id) })}`);
+        expect((byAccount.rev_org as Json).id).toBe(main?.id);
+        expect((byAccount.rev_org as Json).primary_rev_org).toMatchObject({ id: main?.id });
+        const byDisplayId = await ok("POST", "/rev-orgs.get", { account: first.display_id });
+        expect((byDisplayId.rev_org as Json).id).toBe(main?.id);
+
+        const neither = await call("GET", "/rev-orgs.get");
+        expect(neither.status).toBe(400);
+        expect(neither.body).toMatchObject({ type: "missing_required_field", field_name: "id" });
+        const unknown = await call("GET", `/rev-orgs.get?${query({ account: "ACC-99999" })}`);
+        expect(unknown.status).toBe(404);
+      });
+
       it("POST /conversations.create stores source_channel_v2 and the custom schema's apps and subtype", async () => {
         const stage = "triage";
         const body = await ok(
@@ -202,7 +277,7 @@ describe.each(databases)(
             metrics: [{ metric: "first_response", target: 60 }],
           },
         ];
-        const body = await ok("POST", "/slas.update", { id: sla.id, policies });
+        const body = await ok("POST", "/slas.update", { id: sla.id, policies }, 201);
         expect((body.sla as Json).policies).toEqual(policies);
         const unknownOwner = await call("POST", "/slas.update", {
           id: sla.id,
@@ -290,6 +365,74 @@ describe.each(databases)(
         expect(count).toEqual({ count: 20 });
       });
 
+      it("custom-objects.count and .list take the platform's filter: flat in a body, quoted or plain commas in a query", async () => {
+        const all = (await ok("POST", "/custom-objects.list", { leaf_type: "campaign", limit: 100 }))
+          .result as Json[];
+        const high = all.filter((o) => (o.custom_fields as Json).tnt__priority === "high").length;
+        const rich = all.filter((o) => Number((o.custom_fields as Json).tnt__budget) > 50000).length;
+        expect(high).toBeGreaterThan(0);
+        const flat = ["eq", "$custom_fields.tnt__priority", "high"];
+        const counted = async (path: string, body?: unknown) =>
+          (await ok(body === undefined ? "GET" : "POST", path, body)).count;
+
+        expect(await counted("/custom-objects.count", { leaf_type: "campaign", filters: flat })).toBe(high);
+        expect(await counted("/custom-objects.count", { leaf_type: "campaign", filters: [flat] })).toBe(high);
+        const nested = ["and", flat, ["gt", "$custom_fields.tnt__budget", 50000]];
+        const both = all.filter(
+          (o) =>
+            (o.custom_fields as Json).tnt__priority === "high" &&
+            Number((o.custom_fields as Json).tnt__budget) > 50000,
+        ).length;
+        expect(await counted("/custom-objects.count", { leaf_type: "campaign", filters: nested })).toBe(both);
+
+        // The SDK's form: each item JSON-quoted, joined by commas, as one value.
+        const quoted = flat.map((item) => JSON.stringify(item)).join(",");
+        const q = (extra: string) => `leaf_type=campaign&${extra}`;
+        expect(await counted(`/custom-objects.count?${q(`filters=${encodeURIComponent(quoted)}`)}`)).toBe(
+          high,
+        );
+        expect(
+          await counted(`/custom-objects.count?${q(`filters=${encodeURIComponent(flat.join(","))}`)}`),
+        ).toBe(high);
+        expect(
+          await counted(
+            `/custom-objects.count?${q(flat.map((t) => `filters=${encodeURIComponent(t)}`).join("&"))}`,
+          ),
+        ).toBe(high);
+        expect(
+          await counted(
+            `/custom-objects.count?${q(`filters=${encodeURIComponent("gt,$custom_fields.tnt__budget,50000")}`)}`,
+          ),
+        ).toBe(rich);
+        expect(
+          await counted(
+            `/custom-objects.count?${q(`filters=${encodeURIComponent(JSON.stringify(nested))}`)}`,
+          ),
+        ).toBe(both);
+
+        const listed = (
+          await ok("GET", `/custom-objects.list?${q(`filter=${encodeURIComponent(quoted)}&limit=100`)}`)
+        ).result as Json[];
+        expect(listed.length).toBe(high);
+        const plain = (
+          await ok(
+            "GET",
+            `/custom-objects.list?${q(`filter=${encodeURIComponent(flat.join(","))}&limit=100`)}`,
+          )
+        ).result as Json[];
+        expect(plain.map((o) => o.id)).toEqual(listed.map((o) => o.id));
+
+        const mixed = await call(
+          "GET",
+          `/custom-objects.count?${q(`filters=eq&filters=${encodeURIComponent(JSON.stringify(flat))}`)}`,
+        );
+        expect(mixed.status).toBe(400);
+        expect(mixed.body).toMatchObject({ type: "invalid_field", field_name: "filters" });
+        const badOperator = await call("GET", `/custom-objects.count?${q("filters=equals,$title,x")}`);
+        expect(badOperator.status).toBe(400);
+        expect(badOperator.body).toMatchObject({ type: "invalid_field", field_name: "filters" });
+      });
+
       it("GET /auth-tokens.list answers the caller's tokens", async () => {
         const body = await ok("GET", "/auth-tokens.list");
         expect((body.tokens as Json[]).length).toBeGreaterThan(0);
@@ -325,6 +468,10 @@ describe.each(databases)(
 
     it("answered only what the contract describes (checked here and by the server)", () => {
       s.expectAnswered([
+        "rev-orgs.update",
+        "rev-orgs.get",
+        "rev-orgs.list",
+        "custom-objects.list",
         "auth-tokens.list",
         "org-schedules.list",
         "slas.list",

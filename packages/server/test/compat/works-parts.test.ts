@@ -72,6 +72,37 @@ describe.each(databases)("the platform's requests on %s: works, parts, vistas, a
       expect(staged.works).toEqual([]);
     });
 
+    it("filters tickets by ticket.is_frozen, and names `days` when a preset date filter lacks it", async () => {
+      const tickets = s.works.filter((w) => w.type === "ticket");
+      const open = await ok(
+        "GET",
+        `/works.export?${query({ type: ["ticket"], "ticket.is_frozen": false, first: 500 })}`,
+      );
+      expect((open.works as Work[]).map((w) => w.id).sort()).toEqual(tickets.map((w) => w.id).sort());
+      const frozen = await ok("POST", "/works.export", { type: ["ticket"], ticket: { is_frozen: true } });
+      expect(frozen.works).toEqual([]);
+      const created = (
+        await ok(
+          "POST",
+          "/works.create",
+          {
+            type: "ticket",
+            title: "Printer on fire",
+            owned_by: [s.server.admin.id],
+            applies_to_part: ((tickets[0] as Work).applies_to_part as Json).id,
+          },
+          201,
+        )
+      ).work as Json;
+      expect(created.is_frozen).toBe(false);
+
+      const noDays = await call("POST", "/works.export", {
+        issue: { target_start_date: { type: "preset", preset_type: "next_n_days" } },
+      });
+      expect(noDays.status).toBe(400);
+      expect(noDays.body).toMatchObject({ field_name: "issue.target_start_date.days" });
+    });
+
     it("answers works with the members the platform's clients decode", () => {
       for (const work of s.works) {
         expect(work, work.display_id).toMatchObject({
@@ -87,6 +118,7 @@ describe.each(databases)("the platform's requests on %s: works, parts, vistas, a
           rev_org: { type: "rev_org", id: expect.any(String) },
           group: { id: expect.any(String) },
           channels: expect.any(Array),
+          is_frozen: false,
           needs_response: expect.any(Boolean),
           sentiment: { id: expect.any(Number), label: expect.any(String), ordinal: expect.any(Number) },
           severity: expect.stringMatching(/^(blocker|high|low|medium)$/),
@@ -227,6 +259,7 @@ describe.each(databases)("the platform's requests on %s: works, parts, vistas, a
   it("answered only what the contract describes (checked here and by the server)", () => {
     s.expectAnswered([
       "works.export",
+      "works.create",
       "works.delete",
       "parts.create",
       "parts.get",

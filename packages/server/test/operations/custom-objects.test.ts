@@ -365,7 +365,7 @@ describe.each(databases)("custom objects on %s", (database) => {
       expect(res.body).toMatchObject({ type: "invalid_field", field_name: "filter" });
     });
 
-    it("refuses GET filters that are not JSON, and POST filters that are not arrays", async () => {
+    it("refuses GET filters that are broken JSON or malformed tokens, and POST filters that are not expressions", async () => {
       const res = await server.call(
         "GET",
         `/custom-objects.count?leaf_type=campaign&filters=${encodeURIComponent('["eq",')}`,
@@ -375,11 +375,18 @@ describe.each(databases)("custom objects on %s", (database) => {
       expect(res.body.detail).toContain("not valid JSON");
       const list = await server.call("GET", "/custom-objects.list?leaf_type=campaign&filter=high");
       expect(list.body).toMatchObject({ type: "invalid_field", field_name: "filter" });
+      expect(list.body.detail).toContain("unknown operator");
       const post = await server.call("POST", "/custom-objects.count", {
         body: { leaf_type: "campaign", filters: ["eq"] },
       });
       expect(post.status).toBe(400);
-      expect(post.body.field_name).toBe("filters.0");
+      expect(post.body).toMatchObject({ type: "invalid_field", field_name: "filters" });
+      expect(post.body.detail).toContain("'eq' expects a field and one value");
+      const notExpressions = await server.call("POST", "/custom-objects.count", {
+        body: { leaf_type: "campaign", filters: [5] },
+      });
+      expect(notExpressions.status).toBe(400);
+      expect(notExpressions.body.field_name).toBe("filters.0");
       const noLeaf = await server.call("GET", "/custom-objects.count");
       expect(noLeaf.body).toMatchObject({ type: "missing_required_field", field_name: "leaf_type" });
     });

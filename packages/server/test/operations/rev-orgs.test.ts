@@ -1,6 +1,7 @@
-// rev-orgs.create / get / list through real HTTP: required fields, defaults, unique external references
-// (409), unknown ids, the custom-schema rule, the list filters (names, references, creators, date ranges and
-// presets) and scopes.
+// rev-orgs.create / get / list / update through real HTTP: required fields, defaults, unique external
+// references (409), unknown ids, the custom-schema rule, an account's default Rev organization, partial updates
+// with custom_fields merged, the list filters (accounts, names, references, creators, date ranges and presets)
+// and scopes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DevUser } from "../../src/store/types.js";
 import { databases, startTestServer, type TestServer } from "../harness.js";
@@ -196,6 +197,111 @@ describe.each(databases)("Rev organizations on %s", (database) => {
       expect(missing.status).toBe(404);
     });
 
+    it("gets an account's default Rev organization: the first one created under it", async () => {
+      const other = (await post("/accounts.create", { display_name: "Initech" })).body.account;
+      const first = (await post("/rev-orgs.create", { account: other.id, display_name: "Initech HQ" })).body
+        .rev_org;
+      await post("/rev-orgs.create", { account: other.id, display_name: "Initech Labs" });
+      const byAccount = await server.call("GET", `/rev-orgs.get?account=${encodeURIComponent(other.id)}`);
+      expect(byAccount.status, JSON.stringify(byAccount.body)).toBe(200);
+      expect(byAccount.body.rev_org).toEqual(first);
+      expect((await post("/rev-orgs.get", { account: other.display_id })).body.rev_org).toEqual(first);
+      // id wins when both are sent.
+      const labs = (await post("/rev-orgs.list", { account: [other.id], display_name: ["Initech Labs"] }))
+        .body.rev_orgs[0];
+      expect((await post("/rev-orgs.get", { id: labs.id, account: other.id })).body.rev_org.id).toBe(labs.id);
+
+      const empty = (await post("/accounts.create", { display_name: "Hooli" })).body.account;
+      const none = await post("/rev-orgs.get", { account: empty.id });
+      expect(none.status).toBe(404);
+      expect(none.body.type).toBe("not_found");
+      expect((await post("/rev-orgs.get", { account: "ACC-99999" })).status).toBe(404);
+      const neither = await post("/rev-orgs.get", {});
+      expect(neither.status).toBe(400);
+      expect(neither.body).toMatchObject({ type: "missing_required_field", field_name: "id" });
+    });
+
+    it("updates only the fields sent, merges custom_fields and keeps the rest", async () => {
+      const made = (
+        await post("/rev-orgs.create", {
+          account: account.id,
+          display_name: "Acme Nordics",
+          domain: "nordics.example.org",
+          tier: "growth",
+          custom_fields: { tnt__segment: "smb", tnt__seats: 5 },
+          custom_schema_fragments: ["tenant_fragment:rev_org"],
+        })
+      ).body.rev_org;
+      const res = await post("/rev-orgs.update", {
+        id: made.display_id,
+        description: "Sweden, Norway and Finland.",
+        custom_fields: { tnt__seats: 8 },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.rev_org).toMatchObject({
+        id: made.id,
+        display_name: "Acme Nordics",
+        domain: "nordics.example.org",
+        description: "Sweden, Norway and Finland.",
+        custom_fields: { tnt__segment: "smb", tnt__seats: 8 },
+        custom_schema_fragments: ["tenant_fragment:rev_org"],
+        account: made.account,
+        primary_rev_org: made.primary_rev_org,
+      });
+      expect(res.body.rev_org.modified_date >= made.modified_date).toBe(true);
+      expect((await post("/rev-orgs.get", { id: made.id })).body.rev_org).toEqual(res.body.rev_org);
+      const renamed = await post("/rev-orgs.update", { id: made.id, display_name: "Acme North" });
+      expect(
+        (await post("/rev-orgs.list", { display_name: ["Acme North"] })).body.rev_orgs.map(
+          (r: { id: string }) => r.id,
+        ),
+      ).toEqual([made.id]);
+      expect(renamed.body.rev_org.description).toBe("Sweden, Norway and Finland.");
+    });
+
+    it("refuses a taken external_ref (409), an unknown id (404), bad fields and custom fields without a fragment", async () => {
+      const a = (
+        await post("/rev-orgs.create", { account: account.id, display_name: "Ref A", external_ref: "ref-a" })
+      ).body.rev_org;
+      const b = (await post("/rev-orgs.create", { account: account.id, display_name: "Ref B" })).body.rev_org;
+      const taken = await post("/rev-orgs.update", { id: b.id, external_ref: "ref-a" });
+      expect(taken.status).toBe(409);
+      expect(taken.body.type).toBe("conflict");
+      expect((await post("/rev-orgs.get", { id: b.id })).body.rev_org).toEqual(b);
+      const own = await post("/rev-orgs.update", { id: a.id, external_ref: "ref-a" });
+      expect(own.status).toBe(200);
+      const moved = await post("/rev-orgs.update", { id: a.id, external_ref: "ref-a2" });
+      expect(moved.body.rev_org.external_ref).toBe("ref-a2");
+      expect((await post("/rev-orgs.update", { id: b.id, external_ref: "ref-a" })).status).toBe(200);
+      expect(
+        (await post("/rev-orgs.list", { external_ref: ["ref-a"] })).body.rev_orgs.map(
+          (r: { id: string }) => r.id,
+        ),
+      ).toEqual([b.id]);
+
+      const missing = await post("/rev-orgs.update", { id: "REV-99999", tier: "gold" });
+      expect(missing.status).toBe(404);
+      expect((await post("/rev-orgs.update", { tier: "gold" })).body).toMatchObject({
+        type: "missing_required_field",
+        field_name: "id",
+      });
+      expect((await post("/rev-orgs.update", { id: a.id, display_name: "" })).status).toBe(400);
+      expect((await post("/rev-orgs.update", { id: a.id, account: account.id })).body).toMatchObject({
+        type: "invalid_field",
+        field_name: "account",
+      });
+      const custom = await post("/rev-orgs.update", { id: b.id, custom_fields: { tnt__segment: "x" } });
+      expect(custom.status).toBe(400);
+      expect(custom.body).toMatchObject({ type: "customization_validation_error" });
+      const withFragment = await post("/rev-orgs.update", {
+        id: b.id,
+        custom_fields: { tnt__segment: "x" },
+        custom_schema_fragments: ["tenant_fragment:rev_org"],
+      });
+      expect(withFragment.status, JSON.stringify(withFragment.body)).toBe(200);
+      expect(withFragment.body.rev_org.custom_schema_fragments).toEqual(["tenant_fragment:rev_org"]);
+    });
+
     it("needs the rev_org scopes", async () => {
       for (const scope of ["rev_org:write", "rev_org:all"]) {
         const token = await server.token([scope]);
@@ -209,6 +315,11 @@ describe.each(databases)("Rev organizations on %s", (database) => {
       const made = (await post("/rev-orgs.create", { account: account.id, display_name: "Scoped" })).body
         .rev_org;
       expect((await post("/rev-orgs.get", { id: made.id }, readOnly)).status).toBe(200);
+      expect((await post("/rev-orgs.update", { id: made.id, tier: "x" }, readOnly)).status).toBe(403);
+      for (const scope of ["rev_org:write", "rev_org:all"]) {
+        const token = await server.token([scope]);
+        expect((await post("/rev-orgs.update", { id: made.id, tier: scope }, token)).status, scope).toBe(200);
+      }
       const none = await server.token(["account:read"]);
       expect((await post("/rev-orgs.get", { id: made.id }, none)).status).toBe(403);
       expect((await post("/rev-orgs.list", {}, none)).status).toBe(403);
@@ -266,6 +377,24 @@ describe.each(databases)("Rev organizations on %s", (database) => {
         "South",
         "North",
       ]);
+    });
+
+    it("filters by account, and a renamed organization lists under its new name", async () => {
+      const list = (body: unknown) => fresh.call("POST", "/rev-orgs.list", { body });
+      const other = (await fresh.call("POST", "/accounts.create", { body: { display_name: "B" } })).body
+        .account;
+      await fresh.call("POST", "/rev-orgs.create", { body: { account: other.id, display_name: "East" } });
+      expect(names(await list({ account: [other.id] }))).toEqual(["East"]);
+      expect(names(await fresh.call("GET", `/rev-orgs.list?account=${other.id},ACC-99999`))).toEqual([
+        "East",
+      ]);
+      const all = names(await list({}));
+      expect(all).toEqual(["East", "North", "South"]);
+      await fresh.call("POST", "/rev-orgs.update", {
+        body: { id: (await list({ display_name: ["East"] })).body.rev_orgs[0].id, display_name: "Far East" },
+      });
+      expect(names(await list({ display_name: ["Far East"] }))).toEqual(["Far East"]);
+      expect(names(await list({ display_name: ["East"] }))).toEqual([]);
     });
   });
 

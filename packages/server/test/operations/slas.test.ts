@@ -155,7 +155,7 @@ describe.each(databases)("SLAs on %s", (database) => {
       const res = await server.call("POST", "/slas.update", {
         body: { id: sla.display_id, policies: [policy("C", "issue"), policy("A")] },
       });
-      expect(res.status).toBe(200);
+      expect(res.status).toBe(201);
       expect(res.body.sla.policies.map((p: { name: string }) => p.name)).toEqual(["C", "A"]);
       expect(res.body.sla.policies[0].selector.applies_to).toBe("issue");
       expect(res.body.sla).toMatchObject({ name: "Replace me", description: "Before", object_version: 2 });
@@ -418,7 +418,7 @@ describe.each(databases)("SLAs on %s", (database) => {
         expect(
           (await server.call("POST", "/slas.update", { token, body: { id: sla.id, description: scope } }))
             .status,
-        ).toBe(200);
+        ).toBe(201);
       }
       const writer = await server.token(["sla:write"]);
       expect(

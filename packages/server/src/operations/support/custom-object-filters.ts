@@ -60,39 +60,74 @@ function describe(value: unknown): string {
 }
 
 /**
- * The expressions of a request. POST bodies carry expressions as JSON arrays: `filters` is a list of them;
- * `filter` (custom-objects.list) is one expression or a list. GET queries carry each expression as a
- * JSON-encoded string (the key repeated), or one string holding the JSON array of all of them.
+ * The expressions of a request. POST bodies carry expressions as JSON arrays: `filters` (custom-objects.count)
+ * and `filter` (custom-objects.list) are one expression (an array whose first item is the operator) or a list
+ * of them. GET queries take three forms:
+ *   - JSON: each value one expression written as JSON (the key repeated), or one value holding the JSON array
+ *     of all of them: `filters=["eq","$title","Launch"]`;
+ *   - quoted comma form, as the platform's SDK sends an array: the items JSON-encoded and joined by commas,
+ *     `filters="eq","$title","Launch"`: one flat expression;
+ *   - plain comma form: `filters=eq,$title,Launch`, or the tokens as repeated keys: one flat expression, where
+ *     a token that reads as a JSON number or boolean is one (quote it in another form to keep it text).
  */
 export function readExpressions(raw: unknown, base: string, fromQuery: boolean): Located[] {
   if (raw === undefined) return [];
-  const list: unknown[] = [];
-  if (fromQuery) {
-    for (const [index, value] of (Array.isArray(raw) ? raw : [raw]).entries()) {
-      let parsed: unknown = value;
-      if (typeof value === "string") {
-        try {
-          parsed = JSON.parse(value);
-        } catch {
-          throw new ApiError(
-            "invalid_field",
-            "The filter is not valid JSON.",
-            `The value ${index + 1} of '${base}' is not valid JSON: send an expression such as ["eq","$title","Spring launch"], URL-encoded.`,
-            { field_name: base },
-          );
-        }
-      }
-      // One value may hold the whole list of expressions.
-      if (Array.isArray(parsed) && (parsed.length === 0 || Array.isArray(parsed[0]))) list.push(...parsed);
-      else list.push(parsed);
-    }
-  } else if (Array.isArray(raw) && typeof raw[0] === "string") {
-    // A single expression (only custom-objects.list's `filter` takes one unwrapped).
-    return [{ expression: raw, field: base }];
-  } else {
-    list.push(...(Array.isArray(raw) ? raw : [raw]));
+  if (!fromQuery) {
+    // A single expression, sent unwrapped.
+    if (Array.isArray(raw) && typeof raw[0] === "string") return [{ expression: raw, field: base }];
+    const list = Array.isArray(raw) ? raw : [raw];
+    return list.map((expression, index) => ({ expression, field: `${base}.${index}` }));
   }
+  const list: unknown[] = [];
+  const tokens: unknown[] = [];
+  for (const [index, value] of (Array.isArray(raw) ? raw : [raw]).entries()) {
+    const text = String(value);
+    const parsed = parseJson(text);
+    if (Array.isArray(parsed)) {
+      // One value may hold the whole list of expressions.
+      if (parsed.length === 0 || Array.isArray(parsed[0])) list.push(...parsed);
+      else list.push(parsed);
+    } else if (text.trimStart().startsWith("[")) {
+      throw new ApiError(
+        "invalid_field",
+        "The filter is not valid JSON.",
+        `The value ${index + 1} of '${base}' is not valid JSON: send an expression such as ["eq","$title","Spring launch"], URL-encoded.`,
+        { field_name: base },
+      );
+    } else {
+      tokens.push(...tokensOf(text));
+    }
+  }
+  if (tokens.length > 0 && list.length > 0) {
+    throw new ApiError(
+      "invalid_field",
+      "The filter mixes forms.",
+      `'${base}' holds both JSON expressions and the tokens of a flat one: send either expressions written as JSON or one expression as comma-separated tokens.`,
+      { field_name: base },
+    );
+  }
+  if (tokens.length > 0) return [{ expression: tokens, field: base }];
   return list.map((expression, index) => ({ expression, field: `${base}.${index}` }));
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The tokens of one query value in the quoted comma form (`"eq","$title","x"`) or the plain one (`eq,$title,x`). */
+function tokensOf(text: string): unknown[] {
+  if (text.trimStart().startsWith('"')) {
+    const quoted = parseJson(`[${text}]`);
+    if (Array.isArray(quoted)) return quoted;
+  }
+  return text.split(",").map((token) => {
+    const scalar = parseJson(token);
+    return typeof scalar === "number" || typeof scalar === "boolean" ? scalar : token;
+  });
 }
 
 /** Compiles the expressions into one store filter (all must match), or undefined when there are none. */

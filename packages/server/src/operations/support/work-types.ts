@@ -154,6 +154,7 @@ export async function typeFields(
     if (input.source_channel !== undefined) fields.source_channel = input.source_channel;
     if (mode === "create") {
       fields.channels ??= [];
+      fields.is_frozen = false;
       fields.needs_response ??= false;
       fields.sentiment = { ...SENTIMENTS[1] };
       fields.sentiment_modified_date = new Date().toISOString();
