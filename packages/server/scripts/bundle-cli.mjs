@@ -35,7 +35,7 @@ writeFileSync(
   ),
 );
 await build({
-  // The command, and the thread it runs writes on (src/http/writes.ts), each one file.
+  // The command, and the thread it runs writes on (src/core/writes.ts), each one file.
   entryPoints: { cli: join(root, "src/cli.ts"), "write-worker": join(root, "src/write-worker.ts") },
   outdir: join(root, "dist"),
   bundle: true,

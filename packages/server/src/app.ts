@@ -3,17 +3,18 @@
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { ServerConfig } from "./config.js";
+import type { OperationHandler } from "./core/context.js";
+import { type Contract, theContract } from "./core/contract.js";
+import { createExecutor } from "./core/executor.js";
+import { writesHere, writesOnThread } from "./core/writes.js";
 import { OneLinePerRequest } from "./http/access-log.js";
 import { bodyParsing } from "./http/body.js";
-import type { OperationHandler } from "./http/context.js";
-import { type Contract, loadContract } from "./http/contract.js";
 import { crossOrigin } from "./http/cors.js";
 import { docs } from "./http/docs.js";
 import { clientErrorHandler, errorHandling } from "./http/error-handler.js";
 import { guard } from "./http/guard.js";
 import { contractRoutes } from "./http/routes.js";
 import { shutdown } from "./http/shutdown.js";
-import { writesHere, writesOnThread } from "./http/writes.js";
 import { handlers as allHandlers } from "./operations/index.js";
 import type { Context } from "./operations/support/handler.js";
 import type { Store } from "./store/types.js";
@@ -24,7 +25,7 @@ export interface AppOptions {
   logger?: FastifyBaseLogger;
   /** Replaces handlers (tests script failures this way); writes then run in this thread. */
   handlers?: Partial<Record<string, (ctx: Context, input: never) => Promise<unknown>>>;
-  /** The data directory of a SQLite file store: writes run on a thread of their own (./http/writes.ts). */
+  /** The data directory of a SQLite file store: writes run on a thread of their own (./core/writes.ts). */
   writeThread?: { dataDir: string };
 }
 
@@ -37,7 +38,7 @@ export interface App {
 }
 
 export async function buildApp({ config, store, logger, handlers, writeThread }: AppOptions): Promise<App> {
-  const contract = loadContract({ validateResponses: config.validateResponses });
+  const contract = theContract();
   const violations: string[] = [];
   const { bodyLimit, validateResponses } = config;
   const fastify = Fastify({
@@ -63,14 +64,12 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
   await fastify.register(docs);
   const all = { ...allHandlers, ...handlers } as unknown as Record<string, OperationHandler>;
   const writes = writeThread && !handlers ? writesOnThread(writeThread.dataDir) : writesHere(store, all);
+  const executor = createExecutor({ store, handlers: all, writes, validateResponses, violations });
   await fastify.register(contractRoutes, {
     contract,
-    store,
-    writes,
+    executor,
     bodyLimit,
-    violations,
     cors: config.corsOrigins.length > 0,
-    handlers: all,
   });
   return {
     fastify,

@@ -2,7 +2,7 @@
 // The operator's entry points: serve, token create / revoke, org create / list / deactivate, seed.
 import { Command, InvalidArgumentError } from "commander";
 import { configFromEnv, DEFAULTS, type ServerConfig } from "./config.js";
-import { actorOf, issueToken } from "./http/auth.js";
+import { actorOf, issueToken } from "./core/auth.js";
 import { runSeed } from "./seed-cli.js";
 import {
   bootstrap,

@@ -1,7 +1,7 @@
 export { type App, type AppOptions, buildApp } from "./app.js";
 export { configFromEnv, DEFAULTS, type ServerConfig } from "./config.js";
-export { actorOf, hashToken, issueToken } from "./http/auth.js";
-export { ApiError } from "./http/errors.js";
+export { actorOf, hashToken, issueToken } from "./core/auth.js";
+export { ApiError } from "./core/errors.js";
 export { type SessionUpload, storeSession } from "./operations/observability.js";
 export { type SeedOptions, seed } from "./seed.js";
 export { bootstrap, startServer } from "./server.js";

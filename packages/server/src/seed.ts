@@ -1,11 +1,11 @@
 // Demo data: a realistic organization in which every read operation returns something. Everything is created
 // through the same handlers the HTTP operations use, so the data obeys the same rules (hierarchy, stages,
 // timelines, uniqueness). Random choices come from a seeded generator: the same seed gives the same data.
-import { actorOf } from "./http/auth.js";
-import { loadContract } from "./http/contract.js";
+import { actorOf } from "./core/auth.js";
+import { theContract } from "./core/contract.js";
 import { storeSession } from "./operations/observability.js";
 import { ensureStates } from "./operations/support/references.js";
-import { internalContext, uploadedArtifact } from "./seed-calls.js";
+import { seedCaller, uploadedArtifact } from "./seed-calls.js";
 import { days, mobileSession, random, TITLES, webSession } from "./seed-data.js";
 import type { DevUser, Org, Store } from "./store/types.js";
 
@@ -38,7 +38,7 @@ export async function seed(
   }
   const total = options.works ?? 300;
   const rnd = random(options.seed ?? 1);
-  const contract = loadContract({ validateResponses: false });
+  const contract = theContract();
   const operations = new Map(
     contract.operations
       .filter((operation) => operation.method === "POST")
@@ -50,9 +50,9 @@ export async function seed(
   };
 
   const run = async <T>(
-    fn: (call: ReturnType<typeof internalContext>, tx: Store) => Promise<T>,
+    fn: (call: ReturnType<typeof seedCaller>, tx: Store) => Promise<T>,
   ): Promise<T> =>
-    store.transaction((tx) => fn(internalContext(tx, org, admin, operations, contract.scopes), tx));
+    store.transaction((tx) => fn(seedCaller(tx, org, admin, operations, contract.scopes), tx));
 
   // People, tags, the product hierarchy, stages and a stage diagram per work type.
   const setup = await run(async (call, tx) => {
@@ -311,7 +311,7 @@ export async function seed(
       await call("articles.create", {
         title: `${title}: step by step`,
         owned_by: [rnd.pick(setup.userIds)],
-        resource: {},
+        resource: { url: `https://help.example.com/${title.toLowerCase().replaceAll(" ", "-")}/steps` },
         parent: article.id,
         status: "published",
       });

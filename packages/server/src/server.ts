@@ -5,8 +5,8 @@ import { dirname, join } from "node:path";
 import { pino } from "pino";
 import { type App, buildApp } from "./app.js";
 import type { ServerConfig } from "./config.js";
-import { actorOf, hashToken, type IssuedToken, issueToken } from "./http/auth.js";
-import { loadContract } from "./http/contract.js";
+import { actorOf, hashToken, type IssuedToken, issueToken } from "./core/auth.js";
+import { theContract } from "./core/contract.js";
 import { runSeed } from "./seed-cli.js";
 import { openStore } from "./store/open.js";
 import type { DevUser, Org, Store } from "./store/types.js";
@@ -20,7 +20,7 @@ export interface Bootstrap {
 
 /** Every scope the contract names: what the first admin token holds. */
 export function allScopes(): string[] {
-  return loadContract({ validateResponses: false }).scopes;
+  return theContract().scopes;
 }
 
 /** Creates the first organization, its admin user and an admin token, unless an organization exists. */
@@ -114,7 +114,7 @@ export async function startServer(
   });
   const first = await bootstrap(store);
   if (first.issued && options.seedOnFirstStart) await runSeed(store, first.org, first.admin, {});
-  // On a SQLite file, writes run on a thread of their own (src/http/writes.ts).
+  // On a SQLite file, writes run on a thread of their own (src/core/writes.ts).
   const writeThread =
     config.databaseUrl || config.dataDir === ":memory:" ? {} : { writeThread: { dataDir: config.dataDir } };
   const app = await buildApp({ config, store, logger, ...writeThread });

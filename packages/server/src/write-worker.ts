@@ -1,16 +1,16 @@
-// The write thread (see ./http/writes.ts): opens its own store on the SQLite file and runs each write it is
+// The write thread (see ./core/writes.ts): opens its own store on the SQLite file and runs each write it is
 // sent, by the same handlers, contexts and transactions as the main thread would, answering each in turn.
 import { parentPort, workerData } from "node:worker_threads";
-import type { OperationHandler } from "./http/context.js";
-import { loadContract } from "./http/contract.js";
-import { toAnswer, type WriteRequest, writesHere } from "./http/writes.js";
+import type { OperationHandler } from "./core/context.js";
+import { theContract } from "./core/contract.js";
+import { toAnswer, type WriteRequest, writesHere } from "./core/writes.js";
 import { handlers } from "./operations/index.js";
 import { openStore } from "./store/open.js";
 
 if (!parentPort) throw new Error("write-worker.js runs as a worker thread of the server");
 const port = parentPort;
 const store = await openStore({ dataDir: (workerData as { dataDir: string }).dataDir });
-const operations = new Map(loadContract({ validateResponses: false }).operations.map((op) => [op.name, op]));
+const operations = new Map(theContract().operations.map((op) => [op.name, op]));
 // The same transaction and context a write gets in the main thread.
 const writes = writesHere(store, handlers as unknown as Record<string, OperationHandler>);
 

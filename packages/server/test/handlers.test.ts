@@ -3,10 +3,10 @@
 // named after it: `tags.*` -> src/operations/tags.ts -> test/operations/tags.test.ts, and nothing else.
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadContract } from "../src/http/contract.js";
+import { loadContract } from "../src/core/contract.js";
 import { handlers } from "../src/operations/index.js";
 
-const contract = loadContract({ validateResponses: false });
+const contract = loadContract();
 const names = [...new Set(contract.operations.map((operation) => operation.name))].sort();
 const families = [...new Set(names.map((name) => name.split(".")[0] as string))].sort();
 const files = (folder: string, suffix: string) =>

@@ -9,7 +9,7 @@ import { Writable } from "node:stream";
 import { pino } from "pino";
 import { type App, buildApp } from "../src/app.js";
 import { configFromEnv, type ServerConfig } from "../src/config.js";
-import { actorOf, issueToken } from "../src/http/auth.js";
+import { actorOf, issueToken } from "../src/core/auth.js";
 import { bootstrap } from "../src/server.js";
 import { dropPostgresSchema, openStore } from "../src/store/open.js";
 import type { Actor, DevUser, Org, Store } from "../src/store/types.js";

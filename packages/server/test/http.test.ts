@@ -1,7 +1,7 @@
 // The platform through real HTTP: typed errors for every failure, authentication, scopes, tenancy, and the
 // first operations, on every database.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { JsonText } from "../src/http/json-text.js";
+import { JsonText } from "../src/core/json-text.js";
 import { createArticle, createCodeChange, createTag } from "./fixtures.js";
 import { databases, startTestServer, type TestServer } from "./harness.js";
 

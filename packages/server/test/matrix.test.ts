@@ -4,7 +4,7 @@
 // against the contract (the harness records any mismatch), so the status and body are the documented ones.
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Operation } from "../src/http/contract.js";
+import type { Operation } from "../src/core/contract.js";
 import { databases, startTestServer, type TestServer } from "./harness.js";
 
 type Case = [string, Operation];

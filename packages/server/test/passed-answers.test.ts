@@ -1,6 +1,6 @@
 // Development's memory of answers that passed the contract check: by operation and status, and bounded.
 import { describe, expect, it } from "vitest";
-import { PassedAnswers } from "../src/http/contract.js";
+import { PassedAnswers } from "../src/core/contract.js";
 
 describe("PassedAnswers", () => {
   it("remembers an answer for the operation and status it passed, not for others", () => {

@@ -1,4 +1,4 @@
-// Writes on a SQLite file run on a thread of their own (src/http/writes.ts). Every HTTP suite already runs its
+// Writes on a SQLite file run on a thread of their own (src/core/writes.ts). Every HTTP suite already runs its
 // SQLite writes there; this file checks what is the thread's own: answers and errors crossing it unchanged,
 // concurrent writes, reads that see each write as soon as it is answered, and a close that lets writes under
 // way finish.
@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { issueToken } from "../src/http/auth.js";
-import { ApiError } from "../src/http/errors.js";
-import { JsonText } from "../src/http/json-text.js";
-import { fromAnswer, toAnswer, writesOnThread } from "../src/http/writes.js";
+import { issueToken } from "../src/core/auth.js";
+import { ApiError, apiError } from "../src/core/errors.js";
+import { JsonText } from "../src/core/json-text.js";
+import { fromAnswer, toAnswer, writesOnThread } from "../src/core/writes.js";
 import { StoreError } from "../src/store/types.js";
 import { startTestServer } from "./harness.js";
 import { createPart } from "./record-builders.js";
@@ -29,7 +29,7 @@ describe("an answer crossing the write thread", () => {
   });
 
   it("keeps a typed error whole: type, message, detail, fields, status and headers", () => {
-    const sent = new ApiError("value_not_permitted", "The value is not permitted.", "Why.", {
+    const sent = apiError("value_not_permitted", "Why.", {
       field_name: "stage",
       allowed_values: ["a", "b"],
     })

@@ -6,15 +6,8 @@ import type { Transform } from "node:stream";
 import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
 import multipart from "@fastify/multipart";
 import type { FastifyError, FastifyRequest, RequestPayload } from "fastify";
-import { ApiError } from "./errors.js";
+import { ApiError, apiError } from "../core/errors.js";
 import { shared } from "./plugin.js";
-
-/** A file part of a multipart/form-data body. */
-export interface FormFile {
-  filename: string;
-  mimetype: string;
-  data: Buffer;
-}
 
 export const bodyParsing = shared<{ bodyLimit: number }>(async (fastify, { bodyLimit }) => {
   fastify.addHook("preParsing", async (request, _reply, payload) => decoded(request, payload));
@@ -26,9 +19,8 @@ export const bodyParsing = shared<{ bodyLimit: number }>(async (fastify, { bodyL
       done(null, JSON.parse(text));
     } catch (error) {
       done(
-        new ApiError(
+        apiError(
           "parse_error",
-          "The request body is not valid JSON.",
           `${(error as Error).message}. Send a JSON object with Content-Type: application/json.`,
         ),
         undefined,
@@ -48,9 +40,8 @@ export const bodyParsing = shared<{ bodyLimit: number }>(async (fastify, { bodyL
     payload.on("end", () => {
       if (size === 0) return done(null, {});
       done(
-        new ApiError(
+        apiError(
           "invalid_content_type",
-          "The content type is not supported.",
           `Bodies must be JSON; got '${request.headers["content-type"] ?? "no content type"}'. Send Content-Type: application/json.`,
         ),
         undefined,
@@ -80,9 +71,8 @@ function decoded(request: FastifyRequest, payload: RequestPayload): RequestPaylo
   if (codings.length === 0) return payload;
   const unsupported = codings.find((coding) => !DECODERS[coding]);
   if (unsupported || request.isMultipart() || codings.length > 1) {
-    throw new ApiError(
+    throw apiError(
       "invalid_content_type",
-      "The content encoding is not supported.",
       `Content-Encoding '${request.headers["content-encoding"]}' is not accepted${request.isMultipart() ? " on a form" : ""}; send the body as is, or one JSON body in gzip, deflate or br.`,
     ).withStatus(415);
   }
@@ -130,9 +120,8 @@ export async function readForm(request: FastifyRequest, bodyLimit: number): Prom
   } catch (error) {
     const code = (error as FastifyError).code;
     if (error instanceof ApiError || (typeof code === "string" && code.startsWith("FST_"))) throw error;
-    throw new ApiError(
+    throw apiError(
       "bad_request",
-      "The form is malformed.",
       `The multipart/form-data body could not be read: ${(error as Error).message}.`,
     );
   }
@@ -141,9 +130,8 @@ export async function readForm(request: FastifyRequest, bodyLimit: number): Prom
 
 /** The 413 of a body over the limit, JSON or form. */
 export function tooLarge(bodyLimit: number): ApiError {
-  return new ApiError(
+  return apiError(
     "request_entity_too_large",
-    "The request body is too large.",
     `Bodies of at most ${bodyLimit} bytes are accepted; send less.`,
     { max_bytes: bodyLimit },
   );

@@ -5,10 +5,10 @@ import { randomUUID } from "node:crypto";
 import { maxHeaderSize, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError } from "fastify";
+import type { Operation } from "../core/contract.js";
+import { ApiError, apiError } from "../core/errors.js";
 import { StoreError, type StoreError as StoreErrorType } from "../store/types.js";
 import { tooLarge } from "./body.js";
-import type { Operation } from "./contract.js";
-import { ApiError } from "./errors.js";
 import { shared } from "./plugin.js";
 
 export interface ErrorHandlerOptions {
@@ -21,30 +21,26 @@ export interface ErrorHandlerOptions {
 export const errorHandling = shared<ErrorHandlerOptions>(async (fastify, options) => {
   fastify.setErrorHandler((error: FastifyError | ApiError | StoreErrorType, request, reply) => {
     const operation = request.routeOptions.config.operation;
-    const apiError = declared(toApiError(error, options.bodyLimit), operation);
-    if (apiError.type === "internal_error") {
+    const failure = declared(toApiError(error, options.bodyLimit), operation);
+    if (failure.type === "internal_error") {
       const referenceId = randomUUID();
-      apiError.extras.reference_id = referenceId;
+      failure.extras.reference_id = referenceId;
       request.log.error({ err: error, reference_id: referenceId }, "request failed");
-    } else if (apiError.status >= 500) {
-      request.log.warn({ err: error }, apiError.message);
+    } else if (failure.status >= 500) {
+      request.log.warn({ err: error }, failure.message);
     }
     if (operation && options.validateResponses) {
-      const mismatch = operation.checkResponse(apiError.status, apiError.body());
+      const mismatch = operation.checkResponse(failure.status, failure.body());
       if (mismatch) {
-        options.violations.push(`${operation.operationId} ${apiError.status}: ${mismatch}`);
+        options.violations.push(`${operation.operationId} ${failure.status}: ${mismatch}`);
         request.log.error({ operation: operation.operationId, mismatch }, "error answer breaks the contract");
       }
     }
-    reply.headers(apiError.headers).code(apiError.status).send(apiError.body());
+    reply.headers(failure.headers).code(failure.status).send(failure.body());
   });
 
   fastify.setNotFoundHandler((request) => {
-    throw new ApiError(
-      "not_found",
-      "Not found.",
-      `There is no operation at ${request.method} ${request.url.split("?")[0]}.`,
-    );
+    throw apiError("not_found", `There is no operation at ${request.method} ${request.url.split("?")[0]}.`);
   });
 });
 
@@ -54,7 +50,7 @@ export const errorHandling = shared<ErrorHandlerOptions>(async (fastify, options
  */
 function declared(error: ApiError, operation: Operation | undefined): ApiError {
   if (error.status !== 413 || !operation || operation.statuses.includes(413)) return error;
-  return new ApiError("bad_request", "The request body is too large.", error.detail);
+  return apiError("bad_request", error.detail);
 }
 
 /** Every failure, whatever threw it, as one of the interface's typed errors. */
@@ -63,12 +59,12 @@ function toApiError(error: unknown, bodyLimit: number): ApiError {
   if (error instanceof StoreError) {
     switch (error.code) {
       case "not_found":
-        return new ApiError("not_found", "Not found.", error.message);
+        return apiError("not_found", error.message);
       case "conflict":
       case "version_mismatch":
-        return new ApiError("conflict", "Conflict.", error.message);
+        return apiError("conflict", error.message);
       case "bad_cursor":
-        return new ApiError("invalid_field", "The cursor is invalid.", error.message, {
+        return apiError("invalid_field", error.message, {
           field_name: error.field ?? "cursor",
         });
     }
@@ -83,31 +79,22 @@ function toApiError(error: unknown, bodyLimit: number): ApiError {
     case "FST_FIELDS_LIMIT":
       return tooLarge(bodyLimit);
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-      return new ApiError(
-        "invalid_content_type",
-        "The content type is not supported.",
-        "Send Content-Type: application/json.",
-      );
+      return apiError("invalid_content_type", "Send Content-Type: application/json.");
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
     case "FST_ERR_CTP_INVALID_JSON_BODY":
-      return new ApiError("parse_error", "The request body is not valid JSON.", fastifyError.message);
+      return apiError("parse_error", fastifyError.message);
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
-      return new ApiError(
-        "bad_request",
-        "Bad request.",
-        "The Content-Length header does not match the body.",
-      );
+      return apiError("bad_request", "The Content-Length header does not match the body.");
     case "FST_ERR_BAD_URL":
     case "FST_ERR_ASYNC_CONSTRAINT":
-      return new ApiError("bad_request", "Bad request.", "The request URL is malformed.");
+      return apiError("bad_request", "The request URL is malformed.");
   }
   const status = fastifyError.statusCode;
   if (typeof status === "number" && status >= 400 && status < 500) {
-    return new ApiError("bad_request", "Bad request.", fastifyError.message);
+    return apiError("bad_request", fastifyError.message);
   }
-  return new ApiError(
+  return apiError(
     "internal_error",
-    "Internal error.",
     "The server failed to complete the request; quote the reference id when reporting it.",
   );
 }
@@ -125,21 +112,20 @@ export function clientErrorHandler(
 ): void {
   if (error.code === "ECONNRESET" || socket.destroyed) return;
   let status = 400;
-  let apiError = new ApiError("bad_request", "Bad request.", "The request could not be read as HTTP/1.1.");
+  let failure = apiError("bad_request", "The request could not be read as HTTP/1.1.");
   if (error.code === "HPE_HEADER_OVERFLOW") {
     status = 431;
-    apiError = new ApiError(
+    failure = apiError(
       "bad_request",
-      "The request headers are too large.",
       `The request line and headers together must stay under ${maxHeaderSize} bytes; send a shorter URL or fewer headers (large filters go in the POST form of a list).`,
     );
   } else if (error.code === "ERR_HTTP_REQUEST_TIMEOUT") {
     status = 408;
-    apiError = new ApiError("bad_request", "The request timed out.", "The request was not received in time.");
+    failure = apiError("bad_request", "The request was not received in time.");
   }
   this.log.trace({ err: error }, "client error");
   if (socket.writable) {
-    const body = JSON.stringify(apiError.body());
+    const body = JSON.stringify(failure.body());
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
     );

@@ -3,9 +3,9 @@
 // and hold one of the operation's scopes. Scopes that depend on a record's type are checked by the handler
 // (Context.requireType), once it knows the record.
 import type { FastifyRequest } from "fastify";
+import { type Authenticated, authenticate, requireScopes } from "../core/auth.js";
+import { ApiError, apiError } from "../core/errors.js";
 import type { Store } from "../store/types.js";
-import { type Authenticated, authenticate, requireScopes } from "./auth.js";
-import { ApiError } from "./errors.js";
 import { shared } from "./plugin.js";
 import { type RateLimits, rateLimits } from "./rate-limit.js";
 
@@ -37,9 +37,8 @@ export const guard = shared<GuardOptions>(async (fastify, options) => {
     if (!operation) return;
     const version = request.headers["x-vendor-version"];
     if (version !== undefined && !KNOWN_API_VERSIONS.includes(String(version))) {
-      throw new ApiError(
+      throw apiError(
         "invalid_api_version",
-        "Unknown API version.",
         `x-vendor-version '${String(version)}' is not known; send one of: ${KNOWN_API_VERSIONS.join(", ")}.`,
         { value: String(version) },
       );

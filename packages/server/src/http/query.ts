@@ -1,7 +1,7 @@
 // Query strings as existing clients send them: arrays as comma lists (`state=open,closed`), repeated keys
 // (`state=open&state=closed`) or quoted comma lists (`state="open","closed"`), and nested filters flattened
 // with dots (`stage.name=triage`). The result is the same object a POST body would carry.
-import { ApiError } from "./errors.js";
+import { ApiError, apiError } from "../core/errors.js";
 
 interface QueryParameter {
   name: string;
@@ -27,12 +27,7 @@ export function splitList(value: string): string[] {
       current += char;
     }
   }
-  if (quoted)
-    throw new ApiError(
-      "bad_request",
-      "Unbalanced quotes.",
-      `The list '${value}' opens a quote it never closes.`,
-    );
+  if (quoted) throw apiError("bad_request", `The list '${value}' opens a quote it never closes.`);
   if (current !== "" || wasQuoted || items.length > 0) items.push(current);
   return items;
 }
@@ -53,14 +48,9 @@ export function readQuery(search: string, parameters: QueryParameter[]): Record<
       const items = parameter.explode ? [value] : splitList(value);
       out[name] = [...((out[name] as string[] | undefined) ?? []), ...items];
     } else if (name in out) {
-      throw new ApiError(
-        "invalid_field",
-        "A parameter is repeated.",
-        `The query parameter '${name}' takes one value; send it once.`,
-        {
-          field_name: name,
-        },
-      );
+      throw apiError("invalid_field", `The query parameter '${name}' takes one value; send it once.`, {
+        field_name: name,
+      });
     } else {
       out[name] = value;
     }

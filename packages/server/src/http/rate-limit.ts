@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import rateLimit, { type FastifyRateLimitStoreCtor } from "@fastify/rate-limit";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
-import { ApiError } from "./errors.js";
+import { type ApiError, apiError } from "../core/errors.js";
 
 type Counted = { current: number; ttl: number };
 type Done = (error: Error | null, result: Counted | null) => void;
@@ -161,9 +161,8 @@ function headersOf(limit: Limit): Record<string, string> {
 
 function tooMany(max: number, windowMs: number, ttlMs: number): ApiError {
   const retryAfter = Math.max(1, Math.ceil(ttlMs / 1000));
-  return new ApiError(
+  return apiError(
     "too_many_requests",
-    "Too many requests.",
     `At most ${max} requests per ${Math.round(windowMs / 1000)} seconds; retry in ${retryAfter} seconds.`,
     { retry_after: retryAfter },
   ).withHeader("retry-after", String(retryAfter));

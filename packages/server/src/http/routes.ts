@@ -1,19 +1,17 @@
-// The route the contract gives each operation. Its input (the query of a GET, the
-// JSON body or form of a POST) is validated against the contract, its handler runs (a write in one
-// transaction), and its answer is checked against the contract before it is sent. A known path asked with
-// another method is a 405 that says which methods it answers.
+// The route the contract gives each operation. Its input (the query of a GET, the JSON body or form of a
+// POST) is read and checked against the contract as it arrived; the executor (../core/executor.ts) runs the
+// operation and checks its answer; the route sends it. A known path asked with another method is a 405 that
+// says which methods it answers.
 import { HTTP_METHODS } from "@workapi/spec";
 import type { FastifyRequest } from "fastify";
-import type { Store } from "../store/types.js";
-import type { Authenticated } from "./auth.js";
+import type { Authenticated } from "../core/auth.js";
+import { type Contract, type Operation, requireStorableStrings } from "../core/contract.js";
+import { ApiError, apiError } from "../core/errors.js";
+import type { Executor } from "../core/executor.js";
+import { JsonText } from "../core/json-text.js";
 import { readForm } from "./body.js";
-import { contextFor, type OperationHandler } from "./context.js";
-import { type Contract, type Operation, requireStorableStrings } from "./contract.js";
-import { ApiError } from "./errors.js";
-import { JsonText } from "./json-text.js";
 import { shared } from "./plugin.js";
 import { readQuery, unflatten } from "./query.js";
-import type { Writes } from "./writes.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -23,27 +21,21 @@ declare module "fastify" {
 
 export interface RoutesOptions {
   contract: Contract;
-  handlers: Record<string, OperationHandler>;
-  store: Store;
-  /** Where writes run (./writes.ts). */
-  writes: Writes;
+  executor: Executor;
   bodyLimit: number;
   /** With CORS on, OPTIONS belongs to the preflight and is not refused with 405. */
   cors: boolean;
-  /** Where answers that break the contract are recorded. */
-  violations: string[];
 }
 
 export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => {
-  const { contract, store } = options;
+  const { contract, executor } = options;
   const byPath = new Map<string, Operation[]>();
   for (const operation of contract.operations) {
     byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
   }
   for (const [path, operations] of byPath) {
     for (const operation of operations) {
-      const handler = options.handlers[operation.name];
-      if (!handler) throw new Error(`no handler for ${operation.name}`);
+      if (!executor.has(operation.name)) throw new Error(`no handler for ${operation.name}`);
       fastify.route({
         method: operation.method,
         url: path,
@@ -56,15 +48,7 @@ export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => 
             // Where this server is reached, as the client addressed it (for answers that hold absolute URLs).
             baseUrl: `${request.protocol}://${request.host}`,
           };
-          // A write is one transaction: every row it touches changes, or none does.
-          const output = operation.safe
-            ? await handler(contextFor(store, auth, operation, facts), input)
-            : await options.writes.run(operation, auth, facts, input);
-          const mismatch = operation.checkResponse(operation.successStatus, output);
-          if (mismatch) {
-            options.violations.push(`${operation.operationId} ${operation.successStatus}: ${mismatch}`);
-            throw new Error(`answer of ${operation.operationId} breaks the contract: ${mismatch}`);
-          }
+          const output = await executor.run(operation, auth, facts, input, true);
           reply.code(operation.successStatus);
           if (output instanceof JsonText)
             return reply.type("application/json; charset=utf-8").send(output.body);
@@ -84,11 +68,7 @@ export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => 
       method: refused,
       url: path,
       handler: async (request) => {
-        throw new ApiError(
-          "bad_request",
-          "Method not allowed.",
-          `${path} answers ${allowed.join(" and ")}, not ${request.method}.`,
-        )
+        throw apiError("bad_request", `${path} answers ${allowed.join(" and ")}, not ${request.method}.`)
           .withStatus(405)
           .withHeader("allow", allowed.join(", "));
       },
@@ -105,9 +85,8 @@ async function readInput(request: FastifyRequest, operation: Operation, bodyLimi
     return unflatten(input as Record<string, unknown>);
   }
   if (request.isMultipart() !== operation.form) {
-    throw new ApiError(
+    throw apiError(
       "invalid_content_type",
-      "The content type is not supported.",
       operation.form
         ? `${operation.path} takes a multipart/form-data body; got '${request.headers["content-type"] ?? "no content type"}'.`
         : `Bodies must be JSON; got '${request.headers["content-type"]}'. Send Content-Type: application/json.`,

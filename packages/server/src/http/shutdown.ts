@@ -1,6 +1,6 @@
 // The first step of every request: it is given its id (echoed as x-request-id), and while the server shuts
 // down it is refused with 503 and every answer closes its connection, so keep-alive clients let go.
-import { ApiError } from "./errors.js";
+import { ApiError, apiError } from "../core/errors.js";
 import { shared } from "./plugin.js";
 
 export const shutdown = shared(async (fastify) => {
@@ -9,11 +9,7 @@ export const shutdown = shared(async (fastify) => {
     reply.header("x-request-id", request.id);
     if (closing) {
       reply.header("connection", "close");
-      throw new ApiError(
-        "service_unavailable",
-        "The service is unavailable.",
-        "The server is shutting down; retry shortly.",
-      );
+      throw apiError("service_unavailable", "The server is shutting down; retry shortly.");
     }
   });
   fastify.addHook("preClose", async () => {

@@ -1,5 +1,5 @@
 import type { Account } from "@workapi/types";
-import { ApiError } from "../http/errors.js";
+import { ApiError, apiError } from "../core/errors.js";
 import { dateFilter, refIn, valueIn } from "./support/filters.js";
 import type { Handlers } from "./support/handler.js";
 import { allOf, mustGet, storedPage } from "./support/records.js";
@@ -17,9 +17,8 @@ export const accounts = {
       });
       if (taken) {
         const shared = refs.filter((ref) => taken.data.external_refs?.includes(ref));
-        throw new ApiError(
+        throw apiError(
           "conflict",
-          "Conflict.",
           `Account ${taken.display_id} already has the external reference ${shared.join(", ")}.`,
         );
       }

@@ -1,5 +1,5 @@
 import type { Article } from "@workapi/types";
-import { notFound } from "../http/errors.js";
+import { notFound } from "../core/errors.js";
 import { attachArtifacts, checkArtifacts } from "./support/attachments.js";
 import { refAny, refIn, valueIn } from "./support/filters.js";
 import type { Handlers } from "./support/handler.js";

@@ -1,6 +1,6 @@
 import type { Artifact, ArtifactVersion } from "@workapi/types";
-import type { FormFile } from "../http/body.js";
-import { fieldError, notFound, notPermitted } from "../http/errors.js";
+import { fieldError, notFound, notPermitted } from "../core/errors.js";
+import type { FormFile } from "../core/form-file.js";
 import type { StoredRecord } from "../store/types.js";
 import { ARTIFACT_VERSION, parentOf, requireReadAccess } from "./support/attachments.js";
 import type { Context, Handlers } from "./support/handler.js";

@@ -1,6 +1,6 @@
 import type { AuthToken } from "@workapi/types";
-import { issueToken } from "../http/auth.js";
-import { ApiError, notFound, notPermitted } from "../http/errors.js";
+import { issueToken } from "../core/auth.js";
+import { ApiError, apiError, notFound, notPermitted } from "../core/errors.js";
 import type { TokenRecord } from "../store/types.js";
 import type { Handlers } from "./support/handler.js";
 
@@ -37,9 +37,8 @@ export const authTokens = {
     const scopes = input.scope === undefined ? ctx.token.scopes : [...new Set(input.scope.split(" "))];
     const beyond = scopes.filter((scope) => !ctx.token.scopes.includes(scope));
     if (beyond.length > 0) {
-      throw new ApiError(
+      throw apiError(
         "forbidden",
-        "The token lacks a requested scope.",
         `A new token can only hold scopes the caller's token holds; it does not hold: ${beyond.join(", ")}.`,
         { object_ids: [] },
       );
@@ -72,9 +71,8 @@ export const authTokens = {
     const token = await ctx.store.getToken(ctx.org.id, input.token_id);
     if (!token) throw notFound(`Token '${input.token_id}'`);
     if (token.subject !== ctx.user.id) {
-      throw new ApiError(
+      throw apiError(
         "forbidden",
-        "The token belongs to another user.",
         `Token '${input.token_id}' is not one of the caller's tokens; only its owner may revoke it.`,
         { object_ids: [token.id] },
       );

@@ -1,5 +1,5 @@
 import type { Conversation, TimelineEntry } from "@workapi/types";
-import { notPermitted } from "../http/errors.js";
+import { notPermitted } from "../core/errors.js";
 import { referencesIn } from "./support/atom-summaries.js";
 import { type ArtifactRef, attachArtifacts, checkArtifacts } from "./support/attachments.js";
 import { checkCustomFields, recordChange } from "./support/change-events.js";

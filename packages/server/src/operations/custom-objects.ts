@@ -1,7 +1,7 @@
 // Custom objects: records of application-defined leaf types (kind custom_object, subtype = leaf type),
 // counted and listed with the prefix-notation filter language of ./config-object-filters.ts.
 import type { CustomObject, StageInfo } from "@workapi/types";
-import { ApiError } from "../http/errors.js";
+import { ApiError, apiError } from "../core/errors.js";
 import type { Filter } from "../store/types.js";
 import { checkCustomFields } from "./support/change-events.js";
 import { compileExpressions, readExpressions } from "./support/custom-object-filters.js";
@@ -45,9 +45,8 @@ export const customObjects = {
         allOf(ofLeafType(input.leaf_type), { op: "eq", path: "unique_key", value: input.unique_key }),
       );
       if (taken > 0) {
-        throw new ApiError(
+        throw apiError(
           "conflict",
-          "Conflict.",
           `An object of leaf type '${input.leaf_type}' already has the unique_key '${input.unique_key}'.`,
         );
       }

@@ -1,7 +1,7 @@
 // Recorded sessions of mobile and web applications. The interface has no operation that uploads them: the
 // seed and the tests store them with storeSession(), and observability.sessions.data.get reads them.
 import type { ObservabilitySessionRecording } from "@workapi/types";
-import { ApiError, notFound } from "../http/errors.js";
+import { ApiError, apiError, notFound } from "../core/errors.js";
 import type { Actor, Store, StoredRecord } from "../store/types.js";
 import type { Handlers } from "./support/handler.js";
 import { FAMILIES } from "./support/references.js";
@@ -63,9 +63,8 @@ function present(data: StoredSession, includeReplay: boolean): ObservabilitySess
 }
 
 const missing = (field: "recording_id" | "tab_id", kind: string) =>
-  new ApiError(
+  apiError(
     "missing_required_field",
-    "A required field is missing.",
     `This session is a ${kind} recording: name it by session_id and ${field}.`,
     { field_name: field },
   );

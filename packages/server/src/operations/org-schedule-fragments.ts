@@ -1,7 +1,7 @@
 // Organization schedule fragments: the holidays and special periods an organization schedule is made of,
 // each a range of days with named intervals and the regions it applies to.
 import type { OrgScheduleFragment } from "@workapi/types";
-import { notPermitted } from "../http/errors.js";
+import { notPermitted } from "../core/errors.js";
 import type { Handlers, Input } from "./support/handler.js";
 import { FAMILIES } from "./support/references.js";
 import { checkName } from "./support/schedule-rules.js";

@@ -1,7 +1,7 @@
 // Organization schedules: business hours in a time zone, one weekly schedule by default and others for
 // named periods, made of the fragments (holidays, special periods) of ./org-schedule-fragments.ts.
 import type { OrgSchedule, OrgScheduleFragment } from "@workapi/types";
-import { notPermitted } from "../http/errors.js";
+import { notPermitted } from "../core/errors.js";
 import { dateFilter, refIn } from "./support/filters.js";
 import type { Context, Handlers } from "./support/handler.js";
 import { allOf, storedPage } from "./support/records.js";

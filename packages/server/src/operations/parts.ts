@@ -2,7 +2,7 @@
 // delete. Parts are records of kind `part` with the part type in `subtype`, the parent part in `parent_id`
 // and the name in `label`.
 import type { Part, PartType } from "@workapi/types";
-import { fieldError, notPermitted } from "../http/errors.js";
+import { fieldError, notPermitted } from "../core/errors.js";
 import type { StoredRecord } from "../store/types.js";
 import { checkArtifacts, syncArtifactParents } from "./support/attachments.js";
 import { recordChange } from "./support/change-events.js";

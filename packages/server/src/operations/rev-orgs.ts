@@ -1,5 +1,5 @@
 import type { RevOrg } from "@workapi/types";
-import { fieldError, notFound } from "../http/errors.js";
+import { fieldError, notFound } from "../core/errors.js";
 import { attachArtifacts, checkArtifacts } from "./support/attachments.js";
 import { checkCustomFields } from "./support/change-events.js";
 import { dateFilter, refIn, valueIn } from "./support/filters.js";

@@ -1,7 +1,7 @@
 // Stage diagrams (kind `stage_diagram`, leaf type in `subtype`, name in `label`): they connect the custom
 // stages of ./stages.ts with the moves records of their type may make between them.
 import type { CustomStage, StageDiagram } from "@workapi/types";
-import { notPermitted } from "../http/errors.js";
+import { notPermitted } from "../core/errors.js";
 import type { StoredRecord } from "../store/types.js";
 import type { Context, Handlers, Input } from "./support/handler.js";
 import { mustGet, resultPage, type Sortable } from "./support/records.js";

@@ -1,7 +1,7 @@
 // Custom stages (stages.custom.*): a custom stage (kind `custom_stage`, name in `label`) belongs to one of
 // the organization's built-in states; the stage diagrams of ./stage-diagrams.ts connect them.
 import type { CustomStage } from "@workapi/types";
-import { notPermitted } from "../http/errors.js";
+import { notPermitted } from "../core/errors.js";
 import type { Handlers } from "./support/handler.js";
 import { mustGet, resultPage, type Sortable } from "./support/records.js";
 import { ensureStates, FAMILIES, invalidId } from "./support/references.js";

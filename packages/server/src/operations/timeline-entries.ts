@@ -4,7 +4,7 @@
 // `<parent id> <external_ref>` (the column is unique per organization and kind); `data.external_ref` holds
 // the reference itself.
 import type { TimelineEntry } from "@workapi/types";
-import { notFound, notPermitted } from "../http/errors.js";
+import { notFound, notPermitted } from "../core/errors.js";
 import type { Filter, StoredRecord } from "../store/types.js";
 import { referencesIn } from "./support/atom-summaries.js";
 import { checkArtifacts, syncArtifactParents } from "./support/attachments.js";

@@ -2,7 +2,7 @@
 // grouped ones hold group items such as sprints. A vista is seen by its creator and the users it is shared
 // with.
 import type { Vista } from "@workapi/types";
-import { notPermitted } from "../http/errors.js";
+import { notPermitted } from "../core/errors.js";
 import type { Filter } from "../store/types.js";
 import { atomSummary } from "./support/atom-summaries.js";
 import { refIn } from "./support/filters.js";

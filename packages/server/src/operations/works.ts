@@ -2,8 +2,8 @@
 // Works are records of kind `work` with the work type in `subtype`, the part they belong to in `parent_id`,
 // the title in `label` and `external_ref` (unique per organization) in its column.
 import type { StageInfo, Work, WorkType } from "@workapi/types";
-import { ApiError, notPermitted } from "../http/errors.js";
-import { JsonText } from "../http/json-text.js";
+import { ApiError, apiError, notPermitted } from "../core/errors.js";
+import { JsonText } from "../core/json-text.js";
 import type { Filter, StoredRecord } from "../store/types.js";
 import { checkArtifacts, syncArtifactParents } from "./support/attachments.js";
 import { canonical, checkCustomFields, fieldDeltas, recordChange } from "./support/change-events.js";
@@ -63,9 +63,8 @@ function customFieldsFilter(fields: Record<string, unknown> | undefined): Filter
     filters: entries.map(([name, value]): Filter => {
       const field = `custom_fields.${name}`;
       if (!CUSTOM_FIELD_NAME.test(name)) {
-        throw new ApiError(
+        throw apiError(
           "invalid_field",
-          "A field is invalid.",
           `'${name}' is not a custom field name; names are letters, digits and underscores.`,
           { field_name: field },
         );
@@ -74,9 +73,8 @@ function customFieldsFilter(fields: Record<string, unknown> | undefined): Filter
       if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
         return { op: "eq", path: field, value };
       }
-      throw new ApiError(
+      throw apiError(
         "invalid_field",
-        "A field is invalid.",
         `Custom field filters compare with a string, number, boolean or null; '${name}' got ${Array.isArray(value) ? "an array" : "an object"}.`,
         { field_name: field },
       );
@@ -282,9 +280,8 @@ export const works = {
     if (input.artifacts) {
       const { set, add, remove } = input.artifacts;
       if (set && (add || remove)) {
-        throw new ApiError(
+        throw apiError(
           "invalid_field",
-          "A field is invalid.",
           "Send either 'artifacts.set' or 'artifacts.add'/'artifacts.remove', not both.",
           { field_name: "artifacts" },
         );

@@ -1,8 +1,8 @@
 // Artifacts attached to records: attaching them when a record names them, finding the record an artifact
 // belongs to, and the read access that record's type asks for.
 
-import { requireScopes } from "../../http/auth.js";
-import { ApiError } from "../../http/errors.js";
+import { requireScopes } from "../../core/auth.js";
+import { type ApiError, apiError } from "../../core/errors.js";
 import type { StoredRecord } from "../../store/types.js";
 import type { Context } from "./handler.js";
 import { FAMILIES, idTypeOf, resolveRecord } from "./references.js";
@@ -35,9 +35,8 @@ export function parentOf(artifact: StoredRecord<object>): string | undefined {
 }
 
 function alreadyAttached(field: string, id: string, existing: string, isSame: boolean): ApiError {
-  return new ApiError(
+  return apiError(
     "artifact_already_attached_to_a_parent",
-    "The artifact is already attached to a record.",
     `Artifact '${id}' (${field}) belongs to '${existing}'; upload the file again to attach it elsewhere.`,
     { existing_parent: existing, is_same: isSame },
   );

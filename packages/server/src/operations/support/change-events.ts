@@ -1,5 +1,5 @@
 // Side effects shared by writes: timeline entries recording changes, and the custom-schema rule.
-import { ApiError } from "../../http/errors.js";
+import { ApiError, apiError } from "../../core/errors.js";
 import type { StoredRecord } from "../../store/types.js";
 import type { Context } from "./handler.js";
 import { FAMILIES } from "./references.js";
@@ -107,7 +107,7 @@ export function checkCustomFields(
         ? "subtype"
         : undefined;
     const fail = (reason: string, detail: string) =>
-      new ApiError("customization_validation_error", "Custom fields need their schema.", detail, {
+      apiError("customization_validation_error", detail, {
         subtype: "missing_schema",
         field_name: `custom_fields.${name}`,
         reason,

@@ -10,7 +10,7 @@
 //
 // Fields start with `$`: `$custom_fields.<name>`, `$title`, `$unique_key`, `$leaf_type`, `$stage.name`,
 // `$created_date`, `$modified_date`, `$id`, `$display_id`, `$created_by.id`, `$modified_by.id`.
-import { ApiError } from "../../http/errors.js";
+import { type ApiError, apiError } from "../../core/errors.js";
 import type { Filter } from "../../store/types.js";
 
 type Scalar = string | number | boolean;
@@ -48,7 +48,7 @@ export interface Located {
 
 function malformed(field: string, where: string, detail: string): ApiError {
   const at = where ? ` (at ${where})` : "";
-  return new ApiError("invalid_field", "The filter expression is malformed.", `${field}${at}: ${detail}`, {
+  return apiError("invalid_field", `${field}${at}: ${detail}`, {
     field_name: field,
   });
 }
@@ -88,9 +88,8 @@ export function readExpressions(raw: unknown, base: string, fromQuery: boolean):
       if (parsed.length === 0 || Array.isArray(parsed[0])) list.push(...parsed);
       else list.push(parsed);
     } else if (text.trimStart().startsWith("[")) {
-      throw new ApiError(
+      throw apiError(
         "invalid_field",
-        "The filter is not valid JSON.",
         `The value ${index + 1} of '${base}' is not valid JSON: send an expression such as ["eq","$title","Spring launch"], URL-encoded.`,
         { field_name: base },
       );
@@ -99,9 +98,8 @@ export function readExpressions(raw: unknown, base: string, fromQuery: boolean):
     }
   }
   if (tokens.length > 0 && list.length > 0) {
-    throw new ApiError(
+    throw apiError(
       "invalid_field",
-      "The filter mixes forms.",
       `'${base}' holds both JSON expressions and the tokens of a flat one: send either expressions written as JSON or one expression as comma-separated tokens.`,
       { field_name: base },
     );

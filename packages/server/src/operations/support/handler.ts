@@ -3,8 +3,8 @@
 // into the same object) and returns the success body.
 
 import type { paths } from "@workapi/types";
-import type { Context } from "../../http/context.js";
-import type { JsonText } from "../../http/json-text.js";
+import type { Context } from "../../core/context.js";
+import type { JsonText } from "../../core/json-text.js";
 
 export type { Context };
 

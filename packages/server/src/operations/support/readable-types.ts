@@ -1,5 +1,5 @@
 // The scope rule of lists over typed families (works, parts).
-import { ApiError } from "../../http/errors.js";
+import { ApiError, apiError } from "../../core/errors.js";
 import type { Context } from "./handler.js";
 
 /**
@@ -18,9 +18,8 @@ export function readableTypes(
   }
   const allowed = all.filter((type) => ctx.allowsType(type));
   if (allowed.length === 0) {
-    throw new ApiError(
+    throw apiError(
       "forbidden",
-      "The token lacks a required scope.",
       `This needs the read, write or all scope of at least one of: ${all.join(", ")}.`,
       { object_ids: [] },
     );

@@ -1,6 +1,6 @@
 // Pieces every resource's handlers share: sort keys, pages, lookups.
-import { ApiError, notFound } from "../../http/errors.js";
-import { JsonText } from "../../http/json-text.js";
+import { ApiError, apiError, notFound } from "../../core/errors.js";
+import { JsonText } from "../../core/json-text.js";
 import type { Filter, ListQuery, RecordJson, SortKey, StoredRecord } from "../../store/types.js";
 import type { Context } from "./handler.js";
 
@@ -23,9 +23,8 @@ export function sortKeys(sortBy: string[] | undefined, sortable: Sortable): Sort
     const [field = "", direction = "asc"] = entry.split(":");
     const key = sortable[field];
     if (!key) {
-      throw new ApiError(
+      throw apiError(
         "value_not_permitted",
-        "The value is not permitted.",
         `Cannot sort by '${field}'; sortable fields: ${Object.keys(sortable).join(", ")}.`,
         {
           field_name: `sort_by.${index}`,

@@ -1,7 +1,7 @@
 // Resolving the ids a request names into the summaries records carry (users, parts, tags, artifacts, stages),
 // with the typed 400 `invalid_id` naming the field when an id does not exist in the caller's organization.
 import type { PartSummary, StageInfo, TagWithValue, UserSummary } from "@workapi/types";
-import { ApiError } from "../../http/errors.js";
+import { type ApiError, apiError } from "../../core/errors.js";
 import type { Actor, StoredRecord } from "../../store/types.js";
 import type { Context } from "./handler.js";
 
@@ -55,12 +55,9 @@ export function idTypeOf(id: string): string | undefined {
 }
 
 export function invalidId(field: string, id: string, what: string): ApiError {
-  return new ApiError(
-    "invalid_id",
-    "An id is invalid.",
-    `${what} '${id}' does not exist in this organization.`,
-    { field_name: field },
-  );
+  return apiError("invalid_id", `${what} '${id}' does not exist in this organization.`, {
+    field_name: field,
+  });
 }
 
 /** Dev users by id or display id; every id must exist in the caller's organization. */
@@ -130,16 +127,11 @@ export async function resolveTags(
     }>(ctx, `${field}.${index}.id`, ["tag"], ref.id, "Tag");
     const allowed = tag.data.allowed_values ?? [];
     if (ref.value !== undefined && allowed.length > 0 && !allowed.includes(ref.value)) {
-      throw new ApiError(
-        "value_not_permitted",
-        "The value is not permitted.",
-        `Tag '${tag.data.name}' takes one of: ${allowed.join(", ")}.`,
-        {
-          field_name: `${field}.${index}.value`,
-          reason: "not an allowed value of the tag",
-          allowed_values: allowed,
-        },
-      );
+      throw apiError("value_not_permitted", `Tag '${tag.data.name}' takes one of: ${allowed.join(", ")}.`, {
+        field_name: `${field}.${index}.value`,
+        reason: "not an allowed value of the tag",
+        allowed_values: allowed,
+      });
     }
     out.push({
       tag: {
@@ -200,9 +192,8 @@ export async function resolveStage(
       limit: 1,
     });
     if (!stage) {
-      throw new ApiError(
+      throw apiError(
         "invalid_field",
-        "Unknown stage.",
         `No stage is named '${ref.name}'; create it with stages.custom.create.`,
         {
           field_name: `${field}.name`,
@@ -210,14 +201,9 @@ export async function resolveStage(
       );
     }
   } else {
-    throw new ApiError(
-      "missing_required_field",
-      "A required field is missing.",
-      `Name the stage by '${field}.id' or '${field}.name'.`,
-      {
-        field_name: `${field}.name`,
-      },
-    );
+    throw apiError("missing_required_field", `Name the stage by '${field}.id' or '${field}.name'.`, {
+      field_name: `${field}.name`,
+    });
   }
   return stageInfo(stage);
 }

@@ -1,5 +1,5 @@
 // Rules shared by organization schedules and their fragments.
-import { notPermitted } from "../../http/errors.js";
+import { notPermitted } from "../../core/errors.js";
 
 /** A schedule or fragment needs a name of at least one character. */
 export function checkName(name: string): void {

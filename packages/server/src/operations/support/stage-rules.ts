@@ -1,7 +1,7 @@
 // Stage diagrams as the rules of a record type's stages: which stage a new record starts in, which stages a
 // record may enter, and which moves are allowed from the stage it is in.
 import type { StageDiagram, StageInfo } from "@workapi/types";
-import { notPermitted } from "../../http/errors.js";
+import { notPermitted } from "../../core/errors.js";
 import type { StoredRecord } from "../../store/types.js";
 import type { Context } from "./handler.js";
 import { FAMILIES, stageInfo } from "./references.js";

@@ -3,7 +3,7 @@
 // needs a response, source channel, sentiment), as works.create and works.update take them, and the filters
 // works.list and works.export apply to them (`issue.*` to issues only, `ticket.*` to tickets only).
 import type { Work } from "@workapi/types";
-import { fieldError, notPermitted } from "../../http/errors.js";
+import { fieldError, notPermitted } from "../../core/errors.js";
 import type { Filter } from "../../store/types.js";
 import { dateFilter, refIn, valueIn } from "./filters.js";
 import type { Context, Input } from "./handler.js";

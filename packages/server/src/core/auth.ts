@@ -2,7 +2,7 @@
 // user), scopes, an expiry and a status.
 import { createHash, randomBytes } from "node:crypto";
 import type { Actor, DevUser, Org, Store, TokenRecord } from "../store/types.js";
-import { ApiError } from "./errors.js";
+import { ApiError, apiError } from "./errors.js";
 
 export const DEFAULT_TOKEN_TYPE = "urn:vendor:params:oauth:token-type:pat";
 
@@ -80,49 +80,31 @@ export async function authenticate(
 ): Promise<Authenticated> {
   const secret = readBearer(header);
   if (!secret) {
-    throw new ApiError(
+    throw apiError(
       "unauthenticated",
-      "Authentication is required.",
       "Send the header 'Authorization: Bearer <token>' with a token issued by this server.",
     );
   }
   const credentials = await store.findCredentials(hashToken(secret));
   if (!credentials) {
-    throw new ApiError(
-      "unauthenticated",
-      "Unknown token.",
-      "The token is not known to this server; check it or issue a new one.",
-    );
+    throw apiError("unauthenticated", "The token is not known to this server; check it or issue a new one.");
   }
   const { token, org, user } = credentials;
   if (token.status === "revoked") {
-    throw new ApiError("token_revoked", "The token was revoked.", "This token was revoked; issue a new one.");
+    throw apiError("token_revoked", "This token was revoked; issue a new one.");
   }
   if (token.expires_at !== null && Date.parse(token.expires_at) <= Date.now()) {
-    throw new ApiError(
-      "token_expired",
-      "The token has expired.",
-      `This token expired at ${token.expires_at}; issue a new one.`,
-    );
+    throw apiError("token_expired", `This token expired at ${token.expires_at}; issue a new one.`);
   }
   if (!org || !user) {
-    throw new ApiError(
-      "unauthenticated",
-      "Unknown token.",
-      "The token's organization or user no longer exists.",
-    );
+    throw apiError("unauthenticated", "The token's organization or user no longer exists.");
   }
   if (org.status !== "active") {
     if (!orgCheck) {
-      throw new ApiError(
-        "unauthenticated",
-        "The organization is deactivated.",
-        "The organization of this token was deactivated.",
-      );
+      throw apiError("unauthenticated", "The organization of this token was deactivated.");
     }
-    throw new ApiError(
+    throw apiError(
       "dev_org_deactivated",
-      "The organization is deactivated.",
       "The organization of this token was deactivated; ask its administrator.",
     );
   }
@@ -132,9 +114,8 @@ export async function authenticate(
 /** Throws `forbidden` unless the token holds one of `alternatives` (an empty list needs no scope). */
 export function requireScopes(token: TokenRecord, alternatives: string[], objectIds?: string[]): void {
   if (alternatives.length === 0 || alternatives.some((scope) => token.scopes.includes(scope))) return;
-  throw new ApiError(
+  throw apiError(
     "forbidden",
-    "The token lacks a required scope.",
     `This needs one of the scopes: ${alternatives.join(", ")}.`,
     objectIds ? { object_ids: objectIds } : {},
   );

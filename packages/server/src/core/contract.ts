@@ -4,7 +4,7 @@
 import { jsonPointer, loadSpec, type OpenApiDocument, resolveRef } from "@workapi/spec";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { ApiError } from "./errors.js";
+import { type ApiError, apiError } from "./errors.js";
 import { JsonText } from "./json-text.js";
 
 const SPEC_ID = "https://workapi.invalid/openapi.json";
@@ -75,7 +75,23 @@ export interface Contract {
   scopes: string[];
 }
 
-export function loadContract(options: { validateResponses: boolean }): Contract {
+let loaded: Contract | undefined;
+
+/** The contract of this thread: loaded on first use, then handed to whoever asks (one load per thread). */
+export function theContract(): Contract {
+  loaded ??= loadContract();
+  return loaded;
+}
+
+/** The Ajv instances of a contract, each made when a validator is first compiled on it. */
+interface Validators {
+  inputs: () => Ajv2020;
+  queries: () => Ajv2020;
+  outputs: () => Ajv2020;
+}
+
+/** Reads the bundled contract into its operations. Use theContract(); a test may load a contract of its own. */
+export function loadContract(): Contract {
   const spec = loadSpec();
   const passedAnswers = new PassedAnswers();
   // Each Ajv instance is made when a validator is first compiled on it (production never needs `outputs`).
@@ -91,109 +107,137 @@ export function loadContract(options: { validateResponses: boolean }): Contract 
       return ajv;
     };
   };
-  const inputs = lazyAjv({ strict: false, allErrors: false, useDefaults: true, coerceTypes: false });
-  const queries = lazyAjv({ strict: false, allErrors: false, useDefaults: true, coerceTypes: "array" });
-  const outputs = lazyAjv({ strict: false, allErrors: true });
-
+  const validators: Validators = {
+    inputs: lazyAjv({ strict: false, allErrors: false, useDefaults: true, coerceTypes: false }),
+    queries: lazyAjv({ strict: false, allErrors: false, useDefaults: true, coerceTypes: "array" }),
+    outputs: lazyAjv({ strict: false, allErrors: true }),
+  };
   const operations: Operation[] = [];
   const scopes = new Set<string>();
   for (const [path, item] of Object.entries(spec.paths)) {
     for (const [method, value] of Object.entries(item)) {
-      const raw = value as RawOperation;
-      const alternatives = (raw.security ?? spec.security ?? []) as Array<Record<string, string[]>>;
-      const opScopes = alternatives.flatMap((requirement) => requirement.bearer ?? []);
-      for (const scope of opScopes) scopes.add(scope);
-      for (const list of Object.values(raw["x-scopes-by-type"]?.scopes ?? {}))
-        for (const s of list) scopes.add(s);
-
-      const parameters = (raw.parameters ?? []).map((p) => resolveRef<RawParameter>(spec, p));
-      const query = parameters
-        .filter((p) => p.in === "query")
-        .map((p) => ({
-          name: p.name,
-          array: resolveRef<{ type?: string }>(spec, p.schema).type === "array",
-          explode: p.explode === true,
-        }));
-      // Compiled on the operation's first request, not at start-up: compiling every operation's schemas
-      // took most of a second, and a process seldom serves every operation.
-      let validate: ValidateFunction | undefined;
-      const inputValidator = (): ValidateFunction => {
-        if (validate) return validate;
-        if (method === "get") {
-          const schema = {
-            type: "object",
-            additionalProperties: false,
-            required: parameters.filter((p) => p.in === "query" && p.required).map((p) => p.name),
-            properties: Object.fromEntries(
-              parameters.filter((p) => p.in === "query").map((p) => [p.name, p.schema]),
-            ),
-          };
-          validate = queries().compile(anchor(schema));
-        } else {
-          const body = raw.requestBody?.content["application/json"]?.schema ?? {
-            type: "object",
-            additionalProperties: false,
-          };
-          validate = inputs().compile(anchor(body));
-        }
-        return validate;
-      };
-
-      const responseSchemas = new Map<number, unknown>();
-      for (const [status, response] of Object.entries(raw.responses)) {
-        const resolved = resolveRef<{ content?: Record<string, { schema: unknown }> }>(spec, response);
-        const schema = resolved.content?.["application/json"]?.schema;
-        if (schema) responseSchemas.set(Number(status), schema);
-      }
-      const responseValidators = new Map<number, ValidateFunction>();
-      const passed = passedAnswers.of(raw.operationId);
-      const success = responseSchemas.has(201) ? 201 : 200;
-
-      operations.push({
-        operationId: raw.operationId,
-        method: method.toUpperCase() as "GET" | "POST",
-        path,
-        name: raw["x-interface-name"],
-        safe: raw["x-safe"] === true,
-        ...(raw["x-pagination"] ? { pagination: raw["x-pagination"] } : {}),
-        ...(raw["x-scopes-by-type"] ? { scopesByType: raw["x-scopes-by-type"] } : {}),
-        ...(raw["x-parent-access"] ? { parentAccess: raw["x-parent-access"] } : {}),
-        scopes: opScopes,
-        successStatus: success,
-        form: raw.requestBody?.content["multipart/form-data"] !== undefined,
-        errorTypes: raw["x-error-types"] ?? [],
-        statuses: Object.keys(raw.responses).map(Number),
-        query,
-        validateInput(input) {
-          requireStorableStrings(input, method === "get");
-          const check = inputValidator();
-          if (!check(input)) throw inputError(check.errors ?? [], input, method === "get");
-        },
-        checkResponse(status, body) {
-          if (!options.validateResponses) return undefined;
-          if (body instanceof JsonText) {
-            // The same text checked against the same schema gets the same verdict: an answer sent before
-            // (a record read again while it has not changed) is not parsed and checked again.
-            const text = body.text;
-            if (passed.has(status, text)) return undefined;
-            const mismatch = this.checkResponse(status, JSON.parse(text));
-            if (mismatch === undefined) passed.add(status, text);
-            return mismatch;
-          }
-          const schema = responseSchemas.get(status);
-          if (schema === undefined) return `status ${status} is not documented for ${raw.operationId}`;
-          let check = responseValidators.get(status);
-          if (!check) {
-            check = outputs().compile(anchor(schema));
-            responseValidators.set(status, check);
-          }
-          if (check(body)) return undefined;
-          return outputs().errorsText(check.errors, { dataVar: "response" });
-        },
-      });
+      const operation = operationOf(spec, path, method, value as RawOperation, validators, passedAnswers);
+      for (const scope of operation.scopes) scopes.add(scope);
+      for (const list of Object.values(operation.scopesByType?.scopes ?? {}))
+        for (const scope of list) scopes.add(scope);
+      operations.push(operation);
     }
   }
   return { spec, operations, scopes: [...scopes].sort() };
+}
+
+function operationOf(
+  spec: OpenApiDocument,
+  path: string,
+  method: string,
+  raw: RawOperation,
+  validators: Validators,
+  passedAnswers: PassedAnswers,
+): Operation {
+  const alternatives = (raw.security ?? spec.security ?? []) as Array<Record<string, string[]>>;
+  const parameters = (raw.parameters ?? []).map((p) => resolveRef<RawParameter>(spec, p));
+  const query = parameters
+    .filter((p) => p.in === "query")
+    .map((p) => ({
+      name: p.name,
+      array: resolveRef<{ type?: string }>(spec, p.schema).type === "array",
+      explode: p.explode === true,
+    }));
+  const inputValidator = inputValidatorOf(method, raw, parameters, validators);
+  const responseSchemas = new Map<number, unknown>();
+  for (const [status, response] of Object.entries(raw.responses)) {
+    const resolved = resolveRef<{ content?: Record<string, { schema: unknown }> }>(spec, response);
+    const schema = resolved.content?.["application/json"]?.schema;
+    if (schema) responseSchemas.set(Number(status), schema);
+  }
+  const checkResponse = responseCheckOf(raw.operationId, responseSchemas, validators, passedAnswers);
+  return {
+    operationId: raw.operationId,
+    method: method.toUpperCase() as "GET" | "POST",
+    path,
+    name: raw["x-interface-name"],
+    safe: raw["x-safe"] === true,
+    ...(raw["x-pagination"] ? { pagination: raw["x-pagination"] } : {}),
+    ...(raw["x-scopes-by-type"] ? { scopesByType: raw["x-scopes-by-type"] } : {}),
+    ...(raw["x-parent-access"] ? { parentAccess: raw["x-parent-access"] } : {}),
+    scopes: alternatives.flatMap((requirement) => requirement.bearer ?? []),
+    successStatus: responseSchemas.has(201) ? 201 : 200,
+    form: raw.requestBody?.content["multipart/form-data"] !== undefined,
+    errorTypes: raw["x-error-types"] ?? [],
+    statuses: Object.keys(raw.responses).map(Number),
+    query,
+    validateInput(input) {
+      requireStorableStrings(input, method === "get");
+      const check = inputValidator();
+      if (!check(input)) throw inputError(check.errors ?? [], input, method === "get");
+    },
+    checkResponse,
+  };
+}
+
+/**
+ * The input validator of an operation, compiled on the operation's first request, not at start-up: compiling
+ * every operation's schemas took most of a second, and a process seldom serves every operation.
+ */
+function inputValidatorOf(
+  method: string,
+  raw: RawOperation,
+  parameters: RawParameter[],
+  validators: Validators,
+): () => ValidateFunction {
+  let validate: ValidateFunction | undefined;
+  return () => {
+    if (validate) return validate;
+    if (method === "get") {
+      const inQuery = parameters.filter((p) => p.in === "query");
+      const schema = {
+        type: "object",
+        additionalProperties: false,
+        required: inQuery.filter((p) => p.required).map((p) => p.name),
+        properties: Object.fromEntries(inQuery.map((p) => [p.name, p.schema])),
+      };
+      validate = validators.queries().compile(anchor(schema));
+    } else {
+      const body = raw.requestBody?.content["application/json"]?.schema ?? {
+        type: "object",
+        additionalProperties: false,
+      };
+      validate = validators.inputs().compile(anchor(body));
+    }
+    return validate;
+  };
+}
+
+/** The check of an operation's answers against the contract: undefined when it fits, else what is wrong. */
+function responseCheckOf(
+  operationId: string,
+  responseSchemas: Map<number, unknown>,
+  validators: Validators,
+  passedAnswers: PassedAnswers,
+): Operation["checkResponse"] {
+  const responseValidators = new Map<number, ValidateFunction>();
+  const passed = passedAnswers.of(operationId);
+  const check = (status: number, body: unknown): string | undefined => {
+    if (body instanceof JsonText) {
+      // The same text checked against the same schema gets the same verdict: an answer sent before
+      // (a record read again while it has not changed) is not parsed and checked again.
+      const text = body.text;
+      if (passed.has(status, text)) return undefined;
+      const mismatch = check(status, JSON.parse(text));
+      if (mismatch === undefined) passed.add(status, text);
+      return mismatch;
+    }
+    const schema = responseSchemas.get(status);
+    if (schema === undefined) return `status ${status} is not documented for ${operationId}`;
+    let validate = responseValidators.get(status);
+    if (!validate) {
+      validate = validators.outputs().compile(anchor(schema));
+      responseValidators.set(status, validate);
+    }
+    if (validate(body)) return undefined;
+    return validators.outputs().errorsText(validate.errors, { dataVar: "response" });
+  };
+  return check;
 }
 
 /**
@@ -249,9 +293,8 @@ const UNSTORABLE = /[\u0000\p{Cs}]/u;
 export function requireStorableStrings(input: unknown, inQuery: boolean, path = ""): void {
   const fail = (field: string) => {
     const name = field || "body";
-    throw new ApiError(
+    throw apiError(
       "invalid_field",
-      "A field holds a character that cannot be stored.",
       `The ${inQuery ? "query parameter" : "field"} '${name}' holds a NUL character or an unpaired UTF-16 surrogate; send well-formed text without NUL.`,
       { field_name: name },
     );
@@ -324,8 +367,7 @@ function meantError(errors: ErrorObject[]): ErrorObject | undefined {
 export function inputError(errors: ErrorObject[], input: unknown, inQuery: boolean): ApiError {
   const error = meantError(errors);
   const where = inQuery ? "query parameter" : "field";
-  if (!error)
-    return new ApiError("bad_request", "The request is invalid.", "The request does not fit the contract.");
+  if (!error) return apiError("bad_request", "The request does not fit the contract.");
   const base = error.instancePath.split("/").slice(1).join(".");
   const join = (name: string) => (base ? `${base}.${name}` : name);
   const value = valueAt(input, error.instancePath);
@@ -333,20 +375,14 @@ export function inputError(errors: ErrorObject[], input: unknown, inQuery: boole
   switch (error.keyword) {
     case "required": {
       const field = join(String(params.missingProperty));
-      return new ApiError(
-        "missing_required_field",
-        "A required field is missing.",
-        `The ${where} '${field}' is required.`,
-        {
-          field_name: field,
-        },
-      );
+      return apiError("missing_required_field", `The ${where} '${field}' is required.`, {
+        field_name: field,
+      });
     }
     case "additionalProperties": {
       const field = join(String(params.additionalProperty));
-      return new ApiError(
+      return apiError(
         "invalid_field",
-        "Unknown field.",
         `The ${where} '${field}' is not accepted by this operation; leave it out.`,
         {
           field_name: field,
@@ -356,18 +392,16 @@ export function inputError(errors: ErrorObject[], input: unknown, inQuery: boole
     case "enum":
     case "const": {
       const allowed = (params.allowedValues as unknown[] | undefined) ?? [params.allowedValue];
-      return new ApiError(
+      return apiError(
         "invalid_enum_value",
-        "The value is not one of the allowed values.",
         `'${String(value)}' is not an allowed value of '${base || where}'; use one of: ${allowed.join(", ")}.`,
         { field_name: base, value: String(value), allowed_values: allowed.map(String) },
       );
     }
     case "type": {
       const expected = String(params.type).split(",")[0] ?? "string";
-      return new ApiError(
+      return apiError(
         "unexpected_json_type",
-        "A field has the wrong JSON type.",
         `The ${where} '${base || "body"}' must be ${JSON_KIND[expected] ?? expected}, not ${kindOf(value)}.`,
         { field_name: base || "body", expected: JSON_KIND[expected] ?? "object", actual: kindOf(value) },
       );
@@ -376,23 +410,13 @@ export function inputError(errors: ErrorObject[], input: unknown, inQuery: boole
     case "anyOf":
     case "if":
     case "not":
-      return new ApiError(
-        "invalid_field",
-        "A field is invalid.",
-        `The ${where} '${base || "body"}' ${error.message}.`,
-        {
-          field_name: base || "body",
-        },
-      );
+      return apiError("invalid_field", `The ${where} '${base || "body"}' ${error.message}.`, {
+        field_name: base || "body",
+      });
     default:
-      return new ApiError(
-        "value_not_permitted",
-        "The value is not permitted.",
-        `The ${where} '${base || "body"}' ${error.message}.`,
-        {
-          field_name: base || "body",
-          reason: error.message ?? error.keyword,
-        },
-      );
+      return apiError("value_not_permitted", `The ${where} '${base || "body"}' ${error.message}.`, {
+        field_name: base || "body",
+        reason: error.message ?? error.keyword,
+      });
   }
 }

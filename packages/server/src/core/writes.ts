@@ -10,33 +10,17 @@ import { Worker } from "node:worker_threads";
 import type { ErrorType } from "@workapi/types";
 import { type Store, StoreError } from "../store/types.js";
 import type { Authenticated } from "./auth.js";
-import { contextFor, type OperationHandler, type RequestFacts } from "./context.js";
-import type { Operation } from "./contract.js";
-import { ApiError } from "./errors.js";
+import type { RequestFacts } from "./context.js";
+import { ApiError, apiError } from "./errors.js";
+import { type Handlers, runHandler, type Writes } from "./executor.js";
 import { JsonText } from "./json-text.js";
 
-export interface Writes {
-  /** Runs the write `operation` for `auth` in one transaction; its answer, or the error it threw. */
-  run(operation: Operation, auth: Authenticated, facts: RequestFacts, input: unknown): Promise<unknown>;
-  /** Waits for the writes under way, then stops (the write thread, when there is one). */
-  close(): Promise<void>;
-}
-
 /** Writes run by their handlers on `store`, in this thread. */
-export function writesHere(store: Store, handlers: Record<string, OperationHandler>): Writes {
+export function writesHere(store: Store, handlers: Handlers): Writes {
   return {
-    run: (operation, auth, facts, input) =>
-      store.transaction((tx) =>
-        handlerOf(handlers, operation.name)(contextFor(tx, auth, operation, facts), input),
-      ),
+    run: (operation, caller, facts, input) => runHandler(store, handlers, operation, caller, facts, input),
     close: async () => {},
   };
-}
-
-function handlerOf(handlers: Record<string, OperationHandler>, name: string): OperationHandler {
-  const handler = handlers[name];
-  if (!handler) throw new Error(`no handler for ${name}`);
-  return handler;
 }
 
 /** A write sent to the write thread. */
@@ -94,7 +78,7 @@ export function fromAnswer(answer: WriteAnswer): { value: unknown } | { error: E
       };
     case "api-error":
       return {
-        error: new ApiError(answer.type, answer.message, answer.detail, answer.extras)
+        error: apiError(answer.type, answer.detail, answer.extras)
           .withStatus(answer.status)
           .withHeaders(answer.headers),
       };
