@@ -116,65 +116,10 @@ export async function main(argv, io = {}) {
     const root = repositoryRoot(cwd);
     const emit = (text) =>
       options.output ? writeFileSync(resolve(cwd, options.output), text) : stdout(text);
-    if (options.command === "rules") {
-      const format = options.format ?? "text";
-      if (!["markdown", "text", "json"].includes(format))
-        throw new UsageError("rules --format takes markdown, text or json");
-      emit(rulesTable(RULES, format));
-      return 0;
-    }
+    if (options.command === "rules") return rules(options, emit);
     const load = (source) => loadSpec(source, { cwd, root, spec: options.spec });
-    if (options.command === "changelog") {
-      if (options.positionals.length !== 2)
-        throw new UsageError("changelog takes two revisions or files: changelog <from> <to>");
-      const format = options.format ?? "markdown";
-      if (!["markdown", "text", "json"].includes(format))
-        throw new UsageError("changelog --format takes markdown, text or json");
-      const [from, to] = await Promise.all(options.positionals.map(load));
-      emit(changelog(diffSpecs(from, to, { deprecationDays: options.days }), { format }));
-      return 0;
-    }
-    if (options.positionals.length > 2)
-      throw new UsageError(`at most a base and a head (got ${options.positionals.join(", ")})`);
-    const baseSource =
-      options["base-file"] ??
-      options.positionals[0] ??
-      ["origin/main", "main", "HEAD~1"].find((ref) => isRevision(root, ref));
-    if (!baseSource)
-      throw new UsageError("no base to compare with: name a revision (for example HEAD~1), a file or a URL");
-    if (options["base-file"] && options.positionals.length > (options["head-file"] ? 0 : 1)) {
-      throw new UsageError("give the base once: as a positional or as --base-file");
-    }
-    const headSource =
-      options["head-file"] ??
-      (options["base-file"] ? options.positionals[0] : options.positionals[1]) ??
-      resolve(root, options.spec);
-    const [base, head] = await Promise.all([load(baseSource), load(headSource)]);
-    const report = diffSpecs(base, head, { deprecationDays: options.days });
-    const format = options.format ?? ((io.isTTY ?? process.stdout.isTTY) ? "text" : "markdown");
-    if (!FORMATS.includes(format))
-      throw new UsageError(`--format takes ${FORMATS.join(", ")}, not ${format}`);
-    let gate;
-    if (options.gate) {
-      try {
-        // Loaded only for --gate: the changesets libraries take longer to load than a diff takes to run.
-        const { evaluateGate } = await import("./gate.js");
-        gate = await evaluateGate(report, {
-          root,
-          baseRef: isRevision(root, baseSource) ? baseSource : undefined,
-          spec: options.spec,
-          acceptFile: options.accept,
-          packageName: options.package,
-        });
-      } catch (err) {
-        throw new InputError(`cannot decide the gate in ${root}: ${err.message}`);
-      }
-    }
-    emit(formatReport(report, format, { gate, sourceUrl: options["source-url"] }));
-    if (gate && !gate.pass) return 1;
-    if (options.failOn === "error" && report.counts.error > 0) return 1;
-    if (options.failOn === "warning" && report.counts.error + report.counts.warning > 0) return 1;
-    return 0;
+    if (options.command === "changelog") return await changelogCommand(options, load, emit);
+    return await review(options, { root, load, emit, isTTY: io.isTTY });
   } catch (err) {
     const usage = err instanceof UsageError;
     const known = usage || err instanceof InputError;
@@ -182,5 +127,78 @@ export async function main(argv, io = {}) {
       `workapi-contract-diff: ${known ? err.message : `unexpected failure: ${err.stack ?? err}`}\n${usage ? `\n${USAGE}\n` : ""}`,
     );
     return 2;
+  }
+}
+
+/** `rules`: the rules table. */
+function rules(options, emit) {
+  const format = options.format ?? "text";
+  if (!["markdown", "text", "json"].includes(format))
+    throw new UsageError("rules --format takes markdown, text or json");
+  emit(rulesTable(RULES, format));
+  return 0;
+}
+
+/** `changelog <from> <to>`: the contract changes as release notes. */
+async function changelogCommand(options, load, emit) {
+  if (options.positionals.length !== 2)
+    throw new UsageError("changelog takes two revisions or files: changelog <from> <to>");
+  const format = options.format ?? "markdown";
+  if (!["markdown", "text", "json"].includes(format))
+    throw new UsageError("changelog --format takes markdown, text or json");
+  const [from, to] = await Promise.all(options.positionals.map(load));
+  emit(changelog(diffSpecs(from, to, { deprecationDays: options.days }), { format }));
+  return 0;
+}
+
+/** The review of a change: the report, the gate when asked for, and the exit code they make. */
+async function review(options, { root, load, emit, isTTY }) {
+  const { baseSource, headSource } = sources(options, root);
+  const [base, head] = await Promise.all([load(baseSource), load(headSource)]);
+  const report = diffSpecs(base, head, { deprecationDays: options.days });
+  const format = options.format ?? ((isTTY ?? process.stdout.isTTY) ? "text" : "markdown");
+  if (!FORMATS.includes(format)) throw new UsageError(`--format takes ${FORMATS.join(", ")}, not ${format}`);
+  const gate = options.gate ? await decideGate(report, options, root, baseSource) : undefined;
+  emit(formatReport(report, format, { gate, sourceUrl: options["source-url"] }));
+  if (gate && !gate.pass) return 1;
+  if (options.failOn === "error" && report.counts.error > 0) return 1;
+  if (options.failOn === "warning" && report.counts.error + report.counts.warning > 0) return 1;
+  return 0;
+}
+
+/** The base and head to compare, from positionals, --base-file/--head-file and the defaults. */
+function sources(options, root) {
+  if (options.positionals.length > 2)
+    throw new UsageError(`at most a base and a head (got ${options.positionals.join(", ")})`);
+  const baseSource =
+    options["base-file"] ??
+    options.positionals[0] ??
+    ["origin/main", "main", "HEAD~1"].find((ref) => isRevision(root, ref));
+  if (!baseSource)
+    throw new UsageError("no base to compare with: name a revision (for example HEAD~1), a file or a URL");
+  if (options["base-file"] && options.positionals.length > (options["head-file"] ? 0 : 1)) {
+    throw new UsageError("give the base once: as a positional or as --base-file");
+  }
+  const headSource =
+    options["head-file"] ??
+    (options["base-file"] ? options.positionals[0] : options.positionals[1]) ??
+    resolve(root, options.spec);
+  return { baseSource, headSource };
+}
+
+/** --gate: whether the change's error-level findings are acknowledged (gate.js). */
+async function decideGate(report, options, root, baseSource) {
+  try {
+    // Loaded only for --gate: the changesets libraries take longer to load than a diff takes to run.
+    const { evaluateGate } = await import("./gate.js");
+    return await evaluateGate(report, {
+      root,
+      baseRef: isRevision(root, baseSource) ? baseSource : undefined,
+      spec: options.spec,
+      acceptFile: options.accept,
+      packageName: options.package,
+    });
+  } catch (err) {
+    throw new InputError(`cannot decide the gate in ${root}: ${err.message}`);
   }
 }

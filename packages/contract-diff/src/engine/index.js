@@ -39,7 +39,40 @@ export const fromDocument = (document, label = "document") => ({ document, label
 export function diffSpecs(base, head, options = {}) {
   const policy = { now: options.now ?? new Date(), deprecationDays: options.deprecationDays ?? 0 };
   const events = walkOperations(base.document, head.document);
-  /** @type {Map<string, Finding & { stable: boolean }>} */
+  const findings = settle(group(events, base, head, policy));
+  const counts = Object.fromEntries(
+    LEVELS.map((level) => [level, findings.filter((f) => f.level === level).length]),
+  );
+  const names = (doc) => Object.keys(doc.components?.schemas ?? {});
+  const baseNames = names(base.document);
+  const headNames = names(head.document);
+  return {
+    base: base.label,
+    head: head.label,
+    findings,
+    counts,
+    schemas: {
+      added: headNames.filter((n) => !baseNames.includes(n)),
+      removed: baseNames.filter((n) => !headNames.includes(n)),
+    },
+  };
+}
+
+/**
+ * @typedef {Finding & { stable: boolean, removedName?: string }} Group
+ *   a finding while events are folded into it: whether a stable operation reaches it, and the name of a
+ *   removed property (for its place in a shared schema)
+ */
+
+/**
+ * Every rule that fires on an event, folded by rule, side, pointer and message: one finding per change,
+ * listing the operations it reaches.
+ * @param {any[]} events @param {LoadedSpec} base @param {LoadedSpec} head
+ * @param {{ now: Date, deprecationDays: number }} policy
+ * @returns {Map<string, Group>}
+ */
+function group(events, base, head, policy) {
+  /** @type {Map<string, Group>} */
   const groups = new Map();
   for (const event of events) {
     for (const rule of byKind.get(event.kind) ?? []) {
@@ -48,26 +81,7 @@ export function diffSpecs(base, head, options = {}) {
       const id = `${rule.id}|${event.side}|${event.pointer}|${message}`;
       let finding = groups.get(id);
       if (!finding) {
-        const spec = event.side === "base" ? base : head;
-        const source = spec.origin(event.pointer);
-        const muted = mutedBecause(event);
-        finding = {
-          removedName: event.kind === "property" && event.change === "removed" ? event.name : undefined,
-          rule: rule.id,
-          level: muted ? "info" : rule.level,
-          message,
-          where: event.where,
-          location: "",
-          side: event.side,
-          pointer: event.pointer,
-          ...(source ? { source } : {}),
-          ...(muted ? { note: muted } : {}),
-          operations: [],
-          stable: false,
-        };
-        finding.location = source
-          ? `${source.file}#${(source.pointer ?? event.pointer).replace(/^#/, "")}`
-          : locationOf(event);
+        finding = newFinding(rule, event, message, event.side === "base" ? base : head);
         groups.set(id, finding);
       }
       const op = event.operation;
@@ -86,6 +100,45 @@ export function diffSpecs(base, head, options = {}) {
       if (!UNSTABLE.has(op.stability) || event.kind === "operation-stability") finding.stable = true;
     }
   }
+  return groups;
+}
+
+/**
+ * The finding a rule makes of the first event that fires it, located in `spec` (the side the event is on).
+ * @param {LoadedSpec} spec
+ * @returns {Group}
+ */
+function newFinding(rule, event, message, spec) {
+  const source = spec.origin(event.pointer);
+  const muted = mutedBecause(event);
+  /** @type {Group} */
+  const finding = {
+    removedName: event.kind === "property" && event.change === "removed" ? event.name : undefined,
+    rule: rule.id,
+    level: muted ? "info" : rule.level,
+    message,
+    where: event.where,
+    location: "",
+    side: event.side,
+    pointer: event.pointer,
+    ...(source ? { source } : {}),
+    ...(muted ? { note: muted } : {}),
+    operations: [],
+    stable: false,
+  };
+  finding.location = source
+    ? `${source.file}#${(source.pointer ?? event.pointer).replace(/^#/, "")}`
+    : locationOf(event);
+  return finding;
+}
+
+/**
+ * The findings in their final form, most severe first: one that only unstable operations reach is info, and
+ * one that many operations reach is placed in the shared schema.
+ * @param {Map<string, Group>} groups
+ * @returns {Finding[]}
+ */
+function settle(groups) {
   const findings = [];
   for (const { stable, removedName, ...finding } of groups.values()) {
     if (!stable && finding.level !== "info") {
@@ -102,22 +155,7 @@ export function diffSpecs(base, head, options = {}) {
       a.location.localeCompare(b.location) ||
       a.rule.localeCompare(b.rule),
   );
-  const counts = Object.fromEntries(
-    LEVELS.map((level) => [level, findings.filter((f) => f.level === level).length]),
-  );
-  const names = (doc) => Object.keys(doc.components?.schemas ?? {});
-  const baseNames = names(base.document);
-  const headNames = names(head.document);
-  return {
-    base: base.label,
-    head: head.label,
-    findings,
-    counts,
-    schemas: {
-      added: headNames.filter((n) => !baseNames.includes(n)),
-      removed: baseNames.filter((n) => !headNames.includes(n)),
-    },
-  };
+  return findings;
 }
 
 /** Why an event cannot affect anyone: a read-only value in a request, a write-only value in a response. */

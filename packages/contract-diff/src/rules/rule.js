@@ -12,8 +12,8 @@
  * @typedef {{ id: string, level: Level, doc: string, on: string,
  *   when: (event: ChangeEvent, policy: Policy) => boolean,
  *   message: (event: ChangeEvent, policy: Policy) => string, given: Given }} Rule
- *   `on` names the event kind the rule reads (src/engine/walk-*.js emit them); `when` decides whether the
- *   event is this rule's; `message` says it in one line.
+ *   `on` names the event kind the rule reads (the modules in src/engine/schema/ and src/engine/operations/
+ *   emit them); `when` decides whether the event is this rule's; `message` says it in one line.
  */
 
 export {};

@@ -1,0 +1,88 @@
+// Request bodies (added, removed, required) and the content of a body or a response: media types added or
+// removed, a schema set or unset, and the schemas of a media type on both sides compared.
+import { child, isObject, resolve } from "../schema-view.js";
+import { forward } from "./context.js";
+
+/**
+ * @typedef {import("./context.js").OperationContext} OperationContext
+ * @typedef {import("./context.js").Emit} Emit
+ * @typedef {import("./context.js").Direction} Direction
+ */
+
+/**
+ * @param {OperationContext} context @param {string} bp @param {string} hp @param {Emit} emit
+ * @param {Direction} direction
+ */
+export function compareRequestBody(context, rawB, bp, rawH, hp, emit, direction) {
+  if (rawB === undefined && rawH === undefined) return;
+  if (rawB === undefined) {
+    emit("request-body", {
+      change: "added",
+      required: resolve(context.head, rawH, hp).node.required === true,
+      where: "body",
+      pointer: hp,
+    });
+    return;
+  }
+  const b = resolve(context.base, rawB, bp);
+  if (rawH === undefined) {
+    emit("request-body", { change: "removed", where: "body", pointer: hp.replace(/\/requestBody$/, "") });
+    return;
+  }
+  const h = resolve(context.head, rawH, hp);
+  if ((b.node.required === true) !== (h.node.required === true)) {
+    emit("request-body-required", {
+      change: h.node.required === true ? "set" : "unset",
+      where: "body",
+      pointer: h.pointer,
+    });
+  }
+  compareContent(
+    context,
+    b.node.content,
+    child(b.pointer, "content"),
+    h.node.content,
+    child(h.pointer, "content"),
+    emit,
+    direction,
+    "body",
+  );
+}
+
+/**
+ * Content by media type, reported at `prefix` (and `prefix(media)` for one other than application/json).
+ * @param {OperationContext} context @param {string} bp @param {string} hp @param {Emit} emit
+ * @param {Direction} direction @param {string} prefix
+ */
+export function compareContent(context, bc = {}, bp, hc = {}, hp, emit, direction, prefix) {
+  const label = (media) => (media === "application/json" ? prefix : `${prefix}(${media})`);
+  for (const [media, item] of Object.entries(isObject(hc) ? hc : {})) {
+    const where = label(media);
+    const pointer = child(hp, media);
+    const old = isObject(bc) ? bc[media] : undefined;
+    if (!old) {
+      emit("media-type", { change: "added", direction, media, where, pointer });
+      continue;
+    }
+    const hasB = isObject(old) && old.schema !== undefined;
+    const hasH = isObject(item) && item.schema !== undefined;
+    if (hasB !== hasH)
+      emit("media-schema", { change: hasH ? "set" : "unset", direction, media, where, pointer });
+    if (hasB && hasH)
+      forward(
+        context.schemas.compare(
+          old.schema,
+          child(bp, media, "schema"),
+          item.schema,
+          child(pointer, "schema"),
+          direction,
+        ),
+        emit,
+        where,
+      );
+  }
+  for (const media of Object.keys(isObject(bc) ? bc : {})) {
+    if (!isObject(hc) || !(media in hc))
+      emit("media-type", { change: "removed", direction, media, where: label(media), pointer: hp });
+  }
+}

@@ -1,0 +1,55 @@
+// Security requirements of an operation (its own, else the document's): alternatives compared scope by scope
+// or matched whole.
+import { isObject } from "../schema-view.js";
+
+/** @typedef {import("./context.js").Emit} Emit */
+
+/** A requirement object as scheme names (`bearer`, `key + oauth`; `{}`, anonymous access, as `anonymous`). */
+function alternatives(list) {
+  return (Array.isArray(list) ? list : []).filter(isObject).map((requirement) => {
+    const schemes = Object.keys(requirement).sort();
+    const scopes = new Map(
+      schemes.map((s) => [s, new Set(Array.isArray(requirement[s]) ? requirement[s] : [])]),
+    );
+    const text = schemes
+      .map((s) => `${s}${scopes.get(s).size ? `: ${[...scopes.get(s)].sort().join(", ")}` : ""}`)
+      .join(" + ");
+    return { name: schemes.join(" + ") || "anonymous", scopes, text: text || "anonymous" };
+  });
+}
+
+/**
+ * Security requirements. Alternatives with the same schemes on both sides, one each, are compared scope by
+ * scope; otherwise alternatives are matched whole (schemes and scopes), and what is left is added or removed.
+ * @param {Emit} emit @param {string} pointer
+ */
+export function compareSecurity(bList, hList, emit, pointer) {
+  const global = pointer === "#/security";
+  const before = alternatives(bList);
+  const after = alternatives(hList);
+  const byName = (all, name) => all.filter((a) => a.name === name);
+  const paired = new Set();
+  for (const name of new Set(after.map((a) => a.name))) {
+    const b = byName(before, name);
+    const h = byName(after, name);
+    if (b.length !== 1 || h.length !== 1) continue;
+    paired.add(name);
+    for (const [scheme, scopes] of h[0].scopes) {
+      const old = b[0].scopes.get(scheme) ?? new Set();
+      for (const scope of scopes)
+        if (!old.has(scope))
+          emit("security-scope", { change: "added", scheme, scope, global, where: "security", pointer });
+      for (const scope of old)
+        if (!scopes.has(scope))
+          emit("security-scope", { change: "removed", scheme, scope, global, where: "security", pointer });
+    }
+  }
+  const texts = (all) => new Set(all.filter((a) => !paired.has(a.name)).map((a) => a.text));
+  const bt = texts(before);
+  const ht = texts(after);
+  for (const text of ht)
+    if (!bt.has(text)) emit("security", { change: "added", name: text, global, where: "security", pointer });
+  for (const text of bt)
+    if (!ht.has(text))
+      emit("security", { change: "removed", name: text, global, where: "security", pointer });
+}

@@ -1,0 +1,21 @@
+// The shapes the schema comparers share (types only): the events they report, the flags a schema is
+// compared under, what one differ remembers, and the scope of one pair of schemas being walked.
+
+/**
+ * @typedef {"request" | "response"} Direction
+ * @typedef {{ readOnly?: boolean, writeOnly?: boolean, parameter?: boolean, header?: boolean }} Flags
+ * @typedef {{ kind: string, change?: string, direction: Direction, path: string, pointer: string,
+ *   side: "base" | "head", before?: any, after?: any, flags: Flags, [k: string]: any }} SchemaEvent
+ * @typedef {(kind: string, fields?: Record<string, any>) => void} Emit
+ * @typedef {{ base: Record<string, any>, head: Record<string, any>, memo: Map<string, SchemaEvent[]>,
+ *   texts: WeakMap<object, string>, sameRefs: Map<string, boolean> }} DifferContext
+ *   the two documents and what one differ remembers between comparisons
+ * @typedef {{ base: Record<string, any>, head: Record<string, any>, direction: Direction, flags: Flags,
+ *   emit: Emit,
+ *   nested: (b: any, bp: string, h: any, hp: string, segment: string, childFlags?: Flags) => void,
+ *   compare: (b: any, bp: string, h: any, hp: string) => SchemaEvent[] }} SchemaScope
+ *   one pair of schemas being walked: `emit` reports an event at it, `nested` compares a pair of subschemas
+ *   and reports their events below `segment`, `compare` compares a pair with the same direction and flags
+ */
+
+export {};
