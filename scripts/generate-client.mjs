@@ -83,10 +83,11 @@ function checkQueryTwin(doc, name, get, post) {
 }
 
 /**
- * Reads the operations of the bundled document into the tables the client needs. Throws, naming the
- * operation, when the contract breaks an assumption the client relies on.
+ * The operations of the bundled document by x-interface-name: `named` the POST form of each (the one the facade
+ * calls), `queries` the GET form of each read, `safety` whether each name is x-safe. Throws, naming the
+ * operation, when an operation's name, path or method is not what the client expects.
  */
-export function clientTables(doc) {
+function namedOperations(doc) {
   const named = new Map();
   const safety = new Map();
   const queries = new Map();
@@ -115,7 +116,12 @@ export function clientTables(doc) {
       named.set(name, { path, operationId: operation.operationId, operation });
     }
   }
-  // Every name must have a POST form: the facade sends nothing else.
+  checkPostForms(doc, named);
+  return { named, safety, queries };
+}
+
+/** Every name must have a POST form: the facade sends nothing else. */
+function checkPostForms(doc, named) {
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of HTTP_METHODS) {
       const name = item?.[method]?.["x-interface-name"];
@@ -126,44 +132,47 @@ export function clientTables(doc) {
       }
     }
   }
+}
 
-  const operations = [...named.entries()]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([name, { path, operationId, operation }]) => {
-      const paging = operation["x-pagination"];
-      let pagination;
-      if (paging) {
-        if (typeof paging.items !== "string") throw new Error(`${operationId}: x-pagination needs items`);
-        // The cursor fields only where they are not x-pagination's defaults, which the client assumes.
-        pagination = {
-          items: paging.items,
-          ...(paging.next_cursor && { next: paging.next_cursor }),
-          ...(paging.prev_cursor && { prev: paging.prev_cursor }),
-        };
-        const properties = successProperties(doc, operation);
-        for (const field of [pagination.items, pagination.next ?? "next_cursor"]) {
-          if (properties && !(field in properties)) {
-            throw new Error(`${operationId}: x-pagination names ${field}, which its answer does not have`);
-          }
-        }
-      }
-      if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*(\.[a-z][a-z0-9]*(-[a-z0-9]+)*)+$/.test(name)) {
-        throw new Error(
-          `${operationId}: x-interface-name ${name} is not <resource>.<verb> in lower-case words`,
-        );
-      }
-      return {
-        name,
-        path,
-        operationId,
-        pagination,
-        form: formFiles(doc, operation),
-        keys: name.split(".").map(camelCase),
-        operation,
-      };
-    });
+/** An operation's x-pagination as the client's table keeps it, checked against its answer; or undefined. */
+function paginationOf(doc, operationId, operation) {
+  const paging = operation["x-pagination"];
+  if (!paging) return undefined;
+  if (typeof paging.items !== "string") throw new Error(`${operationId}: x-pagination needs items`);
+  // The cursor fields only where they are not x-pagination's defaults, which the client assumes.
+  const pagination = {
+    items: paging.items,
+    ...(paging.next_cursor && { next: paging.next_cursor }),
+    ...(paging.prev_cursor && { prev: paging.prev_cursor }),
+  };
+  const properties = successProperties(doc, operation);
+  for (const field of [pagination.items, pagination.next ?? "next_cursor"]) {
+    if (properties && !(field in properties)) {
+      throw new Error(`${operationId}: x-pagination names ${field}, which its answer does not have`);
+    }
+  }
+  return pagination;
+}
 
-  // The facade tree: a name may not be both a method and a group of methods, nor shadow the client's own.
+/** One named operation as the tables hold it. */
+function operationEntry(doc, name, { path, operationId, operation }) {
+  const pagination = paginationOf(doc, operationId, operation);
+  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*(\.[a-z][a-z0-9]*(-[a-z0-9]+)*)+$/.test(name)) {
+    throw new Error(`${operationId}: x-interface-name ${name} is not <resource>.<verb> in lower-case words`);
+  }
+  return {
+    name,
+    path,
+    operationId,
+    pagination,
+    form: formFiles(doc, operation),
+    keys: name.split(".").map(camelCase),
+    operation,
+  };
+}
+
+/** The facade tree: a name may not be both a method and a group of methods, nor shadow the client's own. */
+function facadeTree(operations) {
   const tree = {};
   for (const op of operations) {
     if (RESERVED.has(op.keys[0])) throw new Error(`${op.name}: '${op.keys[0]}' is a name the client uses`);
@@ -178,6 +187,19 @@ export function clientTables(doc) {
       else node = node[key] ??= {};
     });
   }
+  return tree;
+}
+
+/**
+ * Reads the operations of the bundled document into the tables the client needs. Throws, naming the
+ * operation, when the contract breaks an assumption the client relies on.
+ */
+export function clientTables(doc) {
+  const { named, safety, queries } = namedOperations(doc);
+  const operations = [...named.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, entry]) => operationEntry(doc, name, entry));
+  const tree = facadeTree(operations);
   const safe = operations.filter((op) => safety.get(op.name)).map((op) => op.name);
   for (const op of operations.filter((entry) => safety.get(entry.name))) {
     if (!queries.has(op.name)) throw new Error(`${op.operationId}: the read ${op.name} has no GET form`);
