@@ -1,6 +1,7 @@
 // Writes `x-codeSamples` into every operation of the bundled contract: a curl command and a TypeScript call
-// with @workapi/client, built from the operation's examples. scripts/generate.mjs runs it on the bundle before
-// the bundle is written, so the spec packages, the types and the docs all carry the samples.
+// with @workapi/client, built from the operation's examples. The bundle generator (scripts/generate-bundle.mjs)
+// runs it on the bundle before the bundle is written, so the spec packages, the types and the docs all carry
+// the samples.
 //
 // The curl samples are meant to run as shown. They read the server and the token from `$WORKAPI_URL` and
 // `$WORKAPI_TOKEN`, and every record id in them from a shell variable named after the record (`$WORK_ID`,

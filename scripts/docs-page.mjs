@@ -1,5 +1,5 @@
-// The copy of the bundled contract the docs page is built from (scripts/generate.mjs feeds it to Redocly's
-// build-docs). The published bundle keeps its security requirements as they are, machine-readable for the
+// The copy of the bundled contract the docs page is built from (the docs generator, scripts/generate-docs.mjs,
+// feeds it to Redocly's build-docs). The published bundle keeps its security requirements as they are, machine-readable for the
 // types and the client; this copy only changes what a reader sees:
 //
 // - each operation's scopes as one line ("Scopes: `tag:read`, `tag:write` or `tag:all`") at the top of its

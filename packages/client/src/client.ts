@@ -92,6 +92,66 @@ function toForm(fields: Record<string, unknown>): FormData {
   return form;
 }
 
+type Request = (method: string, url: string, init?: Init) => Promise<AnyResponse>;
+
+/** The facade's method of the operation `name`: a read whose fields fit the query goes as GET, all else as POST. */
+function operationCall(name: string, request: Request) {
+  const read = name in readOperations;
+  const form = formOperations.includes(name);
+  return (body: Record<string, unknown> = {}, callOptions: CallOptions = {}) =>
+    read && fitsQuery(body)
+      ? request("GET", `/${name}`, { ...callOptions, params: { query: body } })
+      : request(
+          "POST",
+          `/${name}`,
+          form
+            ? { ...callOptions, body: toForm(body), bodySerializer: (data: FormData) => data }
+            : { ...callOptions, body },
+        );
+}
+
+/**
+ * Adds `paginate` and the facade to the client, the facade's calls going through `request`: each operation's
+ * method at its name's segments, spelled as the generator gives them (`stages.custom.get`,
+ * `orgSchedules.list`); a paginated one also has `all` and `pages`.
+ */
+function addFacade(client: Record<string, unknown>, request: Request) {
+  const paginate = (
+    name: string,
+    params?: Record<string, unknown>,
+    pageOptions?: PageOptions & { pages?: boolean },
+  ) => {
+    const shape = readOperations[name as keyof typeof readOperations];
+    if (!shape) throw new TypeError(`${name} is not a paginated operation`);
+    const page: PageCall = async (body, callOptions) =>
+      (await operationCall(name, request)(body, { ...callOptions, throwOnError: true })).data as Record<
+        string,
+        unknown
+      >;
+    return follow(page, shape, params, pageOptions);
+  };
+  client.paginate = paginate;
+  for (const name of [...safeOperations, ...writeOperations]) {
+    const keys = name.split(".").map((segment) => facadeSegments[segment] ?? segment);
+    const last = keys.pop() as string;
+    let node = client;
+    for (const key of keys) {
+      node[key] ??= {};
+      node = node[key] as Record<string, unknown>;
+    }
+    const method = operationCall(name, request);
+    if (readOperations[name as keyof typeof readOperations]) {
+      Object.assign(method, {
+        all: (params?: Record<string, unknown>, o?: PageOptions) =>
+          paginate(name, params, { ...o, pages: false }),
+        pages: (params?: Record<string, unknown>, o?: PageOptions) =>
+          paginate(name, params, { ...o, pages: true }),
+      });
+    }
+    node[last] = method;
+  }
+}
+
 /** Creates a client of the interface. */
 export function createClient<const O extends ClientOptions>(
   options: O,
@@ -102,10 +162,10 @@ export function createClient<const O extends ClientOptions>(
     querySerializer: { array: { style: "form", explode: false } },
     ...fetchOptions,
   });
-  const send = raw.request as unknown as (method: string, url: string, init: Init) => Promise<AnyResponse>;
+  const send = raw.request as unknown as Request;
 
   // Every request, from the facade or from GET/POST..., comes here with its own transport.
-  const request = async (method: string, url: string, init: Init = {}) => {
+  const request: Request = async (method, url, init = {}) => {
     const {
       retry: callRetry,
       deadline: callDeadline,
@@ -131,55 +191,8 @@ export function createClient<const O extends ClientOptions>(
     }
     return result;
   };
-
-  const call = (name: string) => {
-    const read = name in readOperations;
-    const form = formOperations.includes(name);
-    return (body: Record<string, unknown> = {}, callOptions: CallOptions = {}) =>
-      read && fitsQuery(body)
-        ? request("GET", `/${name}`, { ...callOptions, params: { query: body } })
-        : request(
-            "POST",
-            `/${name}`,
-            form
-              ? { ...callOptions, body: toForm(body), bodySerializer: (data: FormData) => data }
-              : { ...callOptions, body },
-          );
-  };
-
-  const paginate = (
-    name: string,
-    params?: Record<string, unknown>,
-    pageOptions?: PageOptions & { pages?: boolean },
-  ) => {
-    const shape = readOperations[name as keyof typeof readOperations];
-    if (!shape) throw new TypeError(`${name} is not a paginated operation`);
-    const page: PageCall = async (body, callOptions) =>
-      (await call(name)(body, { ...callOptions, throwOnError: true })).data as Record<string, unknown>;
-    return follow(page, shape, params, pageOptions);
-  };
-
-  // The facade: each name's segments, spelled as the generator gives them (`stages.custom.get`, `orgSchedules.list`).
-  const client: Record<string, unknown> = { use: raw.use, eject: raw.eject, request, paginate };
-  for (const name of [...safeOperations, ...writeOperations]) {
-    const keys = name.split(".").map((segment) => facadeSegments[segment] ?? segment);
-    const last = keys.pop() as string;
-    let node = client;
-    for (const key of keys) {
-      node[key] ??= {};
-      node = node[key] as Record<string, unknown>;
-    }
-    const method = call(name);
-    if (readOperations[name as keyof typeof readOperations]) {
-      Object.assign(method, {
-        all: (params?: Record<string, unknown>, o?: PageOptions) =>
-          paginate(name, params, { ...o, pages: false }),
-        pages: (params?: Record<string, unknown>, o?: PageOptions) =>
-          paginate(name, params, { ...o, pages: true }),
-      });
-    }
-    node[last] = method;
-  }
+  const client: Record<string, unknown> = { use: raw.use, eject: raw.eject, request };
+  addFacade(client, request);
   // openapi-fetch's GET, POST... go through `request` too.
   for (const method of Object.keys(raw)) {
     if (method === method.toUpperCase()) {

@@ -1,0 +1,31 @@
+// The bundle generator: bundles the split contract in spec/ into one document with Redocly, writes a curl and
+// a TypeScript sample into every operation (scripts/code-samples.mjs) and writes the document as
+// packages/spec/openapi.json and openapi.yaml. The later generators read the bundled document, samples
+// included, and the docs page the samples' variables: its value is { doc, sampleVariables }.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { stringify as toYaml } from "yaml";
+import { addCodeSamples } from "./code-samples.mjs";
+import { GENERATED_NOTICE } from "./generated-notice.mjs";
+import { runRedocly } from "./redocly.mjs";
+
+const JSON_FILE = "packages/spec/openapi.json";
+const YAML_FILE = "packages/spec/openapi.yaml";
+
+export const bundleGenerator = {
+  name: "bundle",
+  inputs: [],
+  outputs: [JSON_FILE, YAML_FILE],
+  generate({ root, work }) {
+    const bundled = join(work, "bundle.json");
+    runRedocly(root, ["bundle", "spec/openapi.yaml", "--ext", "json", "-o", bundled]);
+    const doc = { "x-generated": GENERATED_NOTICE, ...JSON.parse(readFileSync(bundled, "utf8")) };
+    // Samples are part of the published contract (any OpenAPI tool shows x-codeSamples).
+    const sampleVariables = addCodeSamples(doc);
+    const files = {
+      [JSON_FILE]: `${JSON.stringify(doc, null, 2)}\n`,
+      [YAML_FILE]: `# ${GENERATED_NOTICE}\n${toYaml(doc, { lineWidth: 0, aliasDuplicateObjects: false })}`,
+    };
+    return { files, value: { doc, sampleVariables } };
+  },
+};
