@@ -49,9 +49,7 @@ export async function seed(
     summary[family] = (summary[family] ?? 0) + n;
   };
 
-  const run = async <T>(
-    fn: (call: ReturnType<typeof seedCaller>, tx: Store) => Promise<T>,
-  ): Promise<T> =>
+  const run = async <T>(fn: (call: ReturnType<typeof seedCaller>, tx: Store) => Promise<T>): Promise<T> =>
     store.transaction((tx) => fn(seedCaller(tx, org, admin, operations, contract.scopes), tx));
 
   // People, tags, the product hierarchy, stages and a stage diagram per work type.
