@@ -2,7 +2,7 @@
 // user), scopes, an expiry and a status.
 import { createHash, randomBytes } from "node:crypto";
 import type { Actor, DevUser, Org, Store, TokenRecord } from "../store/types.js";
-import { ApiError, apiError } from "./errors.js";
+import { apiError } from "./errors.js";
 
 export const DEFAULT_TOKEN_TYPE = "urn:vendor:params:oauth:token-type:pat";
 

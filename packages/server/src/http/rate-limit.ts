@@ -187,39 +187,48 @@ async function connected(redis: Redis): Promise<boolean> {
   }
 }
 
+/**
+ * The counting store shared through Redis, when one is configured: counts fall back to this process while
+ * Redis is unreachable. Undefined without Redis (the plugin then counts in this process).
+ */
+async function sharedStore(
+  fastify: FastifyInstance,
+  redisUrl: string | undefined,
+): Promise<FastifyRateLimitStoreCtor | undefined> {
+  if (!redisUrl) return undefined;
+  const where = redactedUrl(redisUrl);
+  // Loaded only when configured: ioredis costs a start without Redis some 60 ms.
+  const { Redis } = await import("ioredis");
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    // Without a connection a command fails at once (and is counted in the process) instead of waiting.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+  });
+  const link = new RedisLink(redis, fastify.log, where);
+  if (await connected(redis)) fastify.log.info({ redis: where }, "rate limits are shared through Redis");
+  else link.lost(new Error(`no connection within ${REDIS_START_TIMEOUT_MS} ms`));
+  fastify.addHook("onClose", async () => {
+    link.close();
+  });
+  const root = new FallbackStore(
+    new RedisStore(false, false, redis, "workapi-rate-limit:"),
+    new LocalStore(false, false),
+    link,
+  );
+  return class {
+    constructor() {
+      // biome-ignore lint/correctness/noConstructorReturn: the plugin constructs the store it is given
+      return root;
+    }
+    // The plugin's type of a store lacks the window and limit its stores are called with.
+  } as unknown as FastifyRateLimitStoreCtor;
+}
+
 /** Registers the counting stores on `fastify` and returns the two limits of the guard. */
 export async function rateLimits(fastify: FastifyInstance, options: RateLimitOptions): Promise<RateLimits> {
-  let store: FastifyRateLimitStoreCtor | undefined;
-  if (options.redisUrl) {
-    const where = redactedUrl(options.redisUrl);
-    // Loaded only when configured: ioredis costs a start without Redis some 60 ms.
-    const { Redis } = await import("ioredis");
-    const redis = new Redis(options.redisUrl, {
-      lazyConnect: true,
-      // Without a connection a command fails at once (and is counted in the process) instead of waiting.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-    });
-    const link = new RedisLink(redis, fastify.log, where);
-    if (await connected(redis)) fastify.log.info({ redis: where }, "rate limits are shared through Redis");
-    else link.lost(new Error(`no connection within ${REDIS_START_TIMEOUT_MS} ms`));
-    fastify.addHook("onClose", async () => {
-      link.close();
-    });
-    const root = new FallbackStore(
-      new RedisStore(false, false, redis, "workapi-rate-limit:"),
-      new LocalStore(false, false),
-      link,
-    );
-    store = class {
-      constructor() {
-        // biome-ignore lint/correctness/noConstructorReturn: the plugin constructs the store it is given
-        return root;
-      }
-      // The plugin's type of a store lacks the window and limit its stores are called with.
-    } as unknown as FastifyRateLimitStoreCtor;
-  }
+  const store = await sharedStore(fastify, options.redisUrl);
   await fastify.register(rateLimit, { global: false, ...(store ? { store } : {}) });
 
   const { max, windowMs } = options;

@@ -6,7 +6,7 @@ import { HTTP_METHODS } from "@workapi/spec";
 import type { FastifyRequest } from "fastify";
 import type { Authenticated } from "../core/auth.js";
 import { type Contract, type Operation, requireStorableStrings } from "../core/contract.js";
-import { ApiError, apiError } from "../core/errors.js";
+import { apiError } from "../core/errors.js";
 import type { Executor } from "../core/executor.js";
 import { JsonText } from "../core/json-text.js";
 import { readForm } from "./body.js";

@@ -1,6 +1,6 @@
 // The first step of every request: it is given its id (echoed as x-request-id), and while the server shuts
 // down it is refused with 503 and every answer closes its connection, so keep-alive clients let go.
-import { ApiError, apiError } from "../core/errors.js";
+import { apiError } from "../core/errors.js";
 import { shared } from "./plugin.js";
 
 export const shutdown = shared(async (fastify) => {

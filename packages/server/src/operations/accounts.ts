@@ -1,5 +1,5 @@
 import type { Account } from "@workapi/types";
-import { ApiError, apiError } from "../core/errors.js";
+import { apiError } from "../core/errors.js";
 import { dateFilter, refIn, valueIn } from "./support/filters.js";
 import type { Handlers } from "./support/handler.js";
 import { allOf, mustGet, storedPage } from "./support/records.js";

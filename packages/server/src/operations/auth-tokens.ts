@@ -1,6 +1,6 @@
 import type { AuthToken } from "@workapi/types";
 import { issueToken } from "../core/auth.js";
-import { ApiError, apiError, notFound, notPermitted } from "../core/errors.js";
+import { apiError, notFound, notPermitted } from "../core/errors.js";
 import type { TokenRecord } from "../store/types.js";
 import type { Handlers } from "./support/handler.js";
 

@@ -4,7 +4,7 @@ import { referencesIn } from "./support/atom-summaries.js";
 import { type ArtifactRef, attachArtifacts, checkArtifacts } from "./support/attachments.js";
 import { checkCustomFields, recordChange } from "./support/change-events.js";
 import { refAny, refIn, valueIn } from "./support/filters.js";
-import type { Handlers } from "./support/handler.js";
+import type { Context, Handlers, Input } from "./support/handler.js";
 import { allOf, mustGet, storedPage } from "./support/records.js";
 import { FAMILIES, resolveRecord, resolveStage, resolveTags, resolveUsers } from "./support/references.js";
 
@@ -19,33 +19,8 @@ const AI_RESOLUTION_STATUSES = [
 export const conversations = {
   "conversations.create": async (ctx, input) => {
     const fragments = checkCustomFields(input.custom_fields, input.custom_schema_spec, OBJECT_TYPE);
-    let aiResolutionStatus: (typeof AI_RESOLUTION_STATUSES)[number] | undefined;
-    if (input.ai_resolution_status !== undefined) {
-      aiResolutionStatus = AI_RESOLUTION_STATUSES.find((value) => value.id === input.ai_resolution_status);
-      if (!aiResolutionStatus) {
-        throw notPermitted(
-          "ai_resolution_status",
-          "not a value of the enumeration",
-          `AI resolution status ${input.ai_resolution_status} does not exist; use ${AI_RESOLUTION_STATUSES.map((v) => `${v.id} (${v.label})`).join(" or ")}.`,
-          AI_RESOLUTION_STATUSES.map((value) => String(value.id)),
-        );
-      }
-    }
-    let account: { id: string; display_id: string; display_name: string } | undefined;
-    if (input.account !== undefined) {
-      const record = await resolveRecord<{ display_name?: string }>(
-        ctx,
-        "account",
-        [FAMILIES.account.kind],
-        input.account,
-        "Account",
-      );
-      account = {
-        id: record.id,
-        display_id: record.display_id,
-        display_name: record.data.display_name ?? "",
-      };
-    }
+    const aiResolutionStatus = aiResolutionStatusOf(input.ai_resolution_status);
+    const account = input.account === undefined ? undefined : await accountOf(ctx, input.account);
     // Every message's files, checked before anything is written.
     const messageArtifacts: ArtifactRef[][] = [];
     for (const [index, message] of (input.messages ?? []).entries()) {
@@ -92,29 +67,7 @@ export const conversations = {
     await recordChange(ctx, record, OBJECT_TYPE, { created: true });
     if (!input.messages?.length) return { conversation: record.data };
 
-    // Each initial message is a comment on the conversation's timeline; the conversation lists them.
-    const messages: TimelineEntry[] = [];
-    for (const [index, message] of input.messages.entries()) {
-      const artifacts = messageArtifacts[index] ?? [];
-      const entry = await ctx.store.createRecord(ctx.actor, {
-        ...FAMILIES.timeline_entry,
-        subtype: "timeline_comment",
-        parent_id: record.id,
-        data: {
-          type: "timeline_comment",
-          object: record.id,
-          object_display_id: record.display_id,
-          object_type: OBJECT_TYPE,
-          visibility: "external" as const,
-          ...(message.body !== undefined ? { body: message.body } : {}),
-          body_type: "text" as const,
-          references: await referencesIn(ctx, message.body),
-          artifacts,
-        },
-      });
-      await attachArtifacts(ctx, `messages.${index}.artifacts`, artifacts, entry.id);
-      messages.push(entry.data);
-    }
+    const messages = await createMessages(ctx, record, input.messages, messageArtifacts);
     const updated = await ctx.store.updateRecord<Record<string, unknown>>(
       ctx.actor,
       FAMILIES.conversation.kind,
@@ -150,3 +103,60 @@ export const conversations = {
     );
   },
 } satisfies Partial<Handlers>;
+
+/** The stock AI resolution status of an id, or undefined when none is sent; an unknown id is refused. */
+function aiResolutionStatusOf(id: number | undefined): (typeof AI_RESOLUTION_STATUSES)[number] | undefined {
+  if (id === undefined) return undefined;
+  const status = AI_RESOLUTION_STATUSES.find((value) => value.id === id);
+  if (status) return status;
+  throw notPermitted(
+    "ai_resolution_status",
+    "not a value of the enumeration",
+    `AI resolution status ${id} does not exist; use ${AI_RESOLUTION_STATUSES.map((v) => `${v.id} (${v.label})`).join(" or ")}.`,
+    AI_RESOLUTION_STATUSES.map((value) => String(value.id)),
+  );
+}
+
+/** The account a conversation names, as the conversation shows it. */
+async function accountOf(ctx: Context, id: string) {
+  const record = await resolveRecord<{ display_name?: string }>(
+    ctx,
+    "account",
+    [FAMILIES.account.kind],
+    id,
+    "Account",
+  );
+  return { id: record.id, display_id: record.display_id, display_name: record.data.display_name ?? "" };
+}
+
+/** Each initial message as a comment on the conversation's timeline, with its (already checked) files. */
+async function createMessages(
+  ctx: Context,
+  conversation: { id: string; display_id: string },
+  sent: NonNullable<Input<"conversations.create">["messages"]>,
+  messageArtifacts: ArtifactRef[][],
+): Promise<TimelineEntry[]> {
+  const messages: TimelineEntry[] = [];
+  for (const [index, message] of sent.entries()) {
+    const artifacts = messageArtifacts[index] ?? [];
+    const entry = await ctx.store.createRecord(ctx.actor, {
+      ...FAMILIES.timeline_entry,
+      subtype: "timeline_comment",
+      parent_id: conversation.id,
+      data: {
+        type: "timeline_comment",
+        object: conversation.id,
+        object_display_id: conversation.display_id,
+        object_type: OBJECT_TYPE,
+        visibility: "external" as const,
+        ...(message.body !== undefined ? { body: message.body } : {}),
+        body_type: "text" as const,
+        references: await referencesIn(ctx, message.body),
+        artifacts,
+      },
+    });
+    await attachArtifacts(ctx, `messages.${index}.artifacts`, artifacts, entry.id);
+    messages.push(entry.data);
+  }
+  return messages;
+}

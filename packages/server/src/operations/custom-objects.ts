@@ -1,7 +1,7 @@
 // Custom objects: records of application-defined leaf types (kind custom_object, subtype = leaf type),
 // counted and listed with the prefix-notation filter language of ./config-object-filters.ts.
 import type { CustomObject, StageInfo } from "@workapi/types";
-import { ApiError, apiError } from "../core/errors.js";
+import { apiError } from "../core/errors.js";
 import type { Filter } from "../store/types.js";
 import { checkCustomFields } from "./support/change-events.js";
 import { compileExpressions, readExpressions } from "./support/custom-object-filters.js";

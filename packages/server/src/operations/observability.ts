@@ -1,7 +1,7 @@
 // Recorded sessions of mobile and web applications. The interface has no operation that uploads them: the
 // seed and the tests store them with storeSession(), and observability.sessions.data.get reads them.
 import type { ObservabilitySessionRecording } from "@workapi/types";
-import { ApiError, apiError, notFound } from "../core/errors.js";
+import { apiError, notFound } from "../core/errors.js";
 import type { Actor, Store, StoredRecord } from "../store/types.js";
 import type { Handlers } from "./support/handler.js";
 import { FAMILIES } from "./support/references.js";

@@ -2,7 +2,7 @@
 // Works are records of kind `work` with the work type in `subtype`, the part they belong to in `parent_id`,
 // the title in `label` and `external_ref` (unique per organization) in its column.
 import type { StageInfo, Work, WorkType } from "@workapi/types";
-import { ApiError, apiError, notPermitted } from "../core/errors.js";
+import { apiError, notPermitted } from "../core/errors.js";
 import { JsonText } from "../core/json-text.js";
 import type { Filter, StoredRecord } from "../store/types.js";
 import { checkArtifacts, syncArtifactParents } from "./support/attachments.js";
@@ -277,44 +277,14 @@ export const works = {
     if (input.reported_by)
       patch.reported_by = await resolveUsers(ctx, "reported_by.set", input.reported_by.set);
     if (input.tags) patch.tags = await resolveTags(ctx, "tags.set", input.tags.set);
-    if (input.artifacts) {
-      const { set, add, remove } = input.artifacts;
-      if (set && (add || remove)) {
-        throw apiError(
-          "invalid_field",
-          "Send either 'artifacts.set' or 'artifacts.add'/'artifacts.remove', not both.",
-          { field_name: "artifacts" },
-        );
-      }
-      if (set) {
-        patch.artifacts = await checkArtifacts(ctx, "artifacts.set", set, existing.id);
-      } else {
-        // Attach the added ones that are not attached yet, then detach the removed ones (by id or display id).
-        const added = await checkArtifacts(ctx, "artifacts.add", add, existing.id);
-        const current = existing.data.artifacts ?? [];
-        const merged = [...current, ...added.filter((a) => !current.some((c) => c.id === a.id))];
-        patch.artifacts = merged.filter(
-          (a) => !remove?.includes(a.id) && !remove?.includes(a.display_id ?? ""),
-        );
-      }
-    }
+    if (input.artifacts) patch.artifacts = await artifactsAfter(ctx, existing, input.artifacts);
     let stage: StageInfo | undefined;
     if (input.stage) stage = await resolveStage(ctx, "stage", input.stage);
     const diagram = stage ? await diagramFor(ctx, type) : undefined;
     if (input.target_close_date !== undefined) patch.target_close_date = isoDate(input.target_close_date);
     Object.assign(patch, await typeFields(ctx, type, input, "update"));
     if (input.external_ref !== undefined) patch.external_ref = input.external_ref;
-    if (input.custom_fields !== undefined || input.custom_schema_spec !== undefined) {
-      const spec = input.custom_schema_spec as Record<string, unknown> | undefined;
-      const fragments = checkCustomFields(input.custom_fields, spec, type);
-      // The fields sent replace their stored values; the others stay.
-      if (input.custom_fields)
-        patch.custom_fields = { ...existing.data.custom_fields, ...input.custom_fields };
-      const allFragments = [...new Set([...(existing.data.custom_schema_fragments ?? []), ...fragments])];
-      if (allFragments.length > 0) patch.custom_schema_fragments = allFragments;
-      if (typeof spec?.subtype === "string") patch.subtype = spec.subtype;
-    }
-
+    Object.assign(patch, customFieldsAfter(existing.data, input, type));
     /** The work after the change; the stage move is checked against the stage the work is in now. */
     const change = (current: WorkData): WorkData => {
       if (!stage) return applyPatch(current, patch);
@@ -368,3 +338,44 @@ export const works = {
     return JsonText.arrayUnder<"works", Work>("works", documents);
   },
 } satisfies Partial<Handlers>;
+
+/** The artifacts after works.update's `artifacts`: `set` replaces them, `add`/`remove` change them. */
+async function artifactsAfter(
+  ctx: Context,
+  existing: StoredRecord<WorkData>,
+  sent: NonNullable<Input<"works.update">["artifacts"]>,
+) {
+  const { set, add, remove } = sent;
+  if (set && (add || remove)) {
+    throw apiError(
+      "invalid_field",
+      "Send either 'artifacts.set' or 'artifacts.add'/'artifacts.remove', not both.",
+      { field_name: "artifacts" },
+    );
+  }
+  if (set) return checkArtifacts(ctx, "artifacts.set", set, existing.id);
+  // Attach the added ones that are not attached yet, then detach the removed ones (by id or display id).
+  const added = await checkArtifacts(ctx, "artifacts.add", add, existing.id);
+  const current = existing.data.artifacts ?? [];
+  const merged = [...current, ...added.filter((a) => !current.some((c) => c.id === a.id))];
+  return merged.filter((a) => !remove?.includes(a.id) && !remove?.includes(a.display_id ?? ""));
+}
+
+/** The custom fields and fragments after works.update: the fields sent replace their stored values. */
+function customFieldsAfter(
+  current: WorkData,
+  input: Input<"works.update">,
+  type: WorkType,
+): Partial<WorkData> {
+  const patch: Partial<WorkData> = {};
+  if (input.custom_fields !== undefined || input.custom_schema_spec !== undefined) {
+    const spec = input.custom_schema_spec as Record<string, unknown> | undefined;
+    const fragments = checkCustomFields(input.custom_fields, spec, type);
+    // The fields sent replace their stored values; the others stay.
+    if (input.custom_fields) patch.custom_fields = { ...current.custom_fields, ...input.custom_fields };
+    const allFragments = [...new Set([...(current.custom_schema_fragments ?? []), ...fragments])];
+    if (allFragments.length > 0) patch.custom_schema_fragments = allFragments;
+    if (typeof spec?.subtype === "string") patch.subtype = spec.subtype;
+  }
+  return patch;
+}

@@ -1,5 +1,5 @@
 // Side effects shared by writes: timeline entries recording changes, and the custom-schema rule.
-import { ApiError, apiError } from "../../core/errors.js";
+import { apiError } from "../../core/errors.js";
 import type { StoredRecord } from "../../store/types.js";
 import type { Context } from "./handler.js";
 import { FAMILIES } from "./references.js";

@@ -165,52 +165,15 @@ function compile(expression: unknown, field: string, where: string): Filter {
       }
       return { op: "exists", path: fieldOf(operands[0], field, at(1)).path, exists: true };
     }
-    case "in": {
-      if (operands.length < 2) {
-        throw malformed(
-          field,
-          where,
-          `'in' expects a field and its values: ["in", field, [v1, v2]] or ["in", field, v1, v2].`,
-        );
-      }
-      const target = fieldOf(operands[0], field, at(1));
-      const listed = operands.length === 2 && Array.isArray(operands[1]);
-      const values = (listed ? (operands[1] as unknown[]) : operands.slice(1)).map((value, i) =>
-        valueFor(target, value, "in", field, listed ? `${at(2)}[${i}]` : at(i + 2)),
-      );
-      if (values.length === 0) throw malformed(field, at(2), "'in' expects at least one value.");
-      return { op: "in", path: target.path, values };
-    }
+    case "in":
+      return compileIn(operands, field, where);
     case "eq":
     case "ne":
     case "gt":
     case "gte":
     case "lt":
-    case "lte": {
-      if (operands.length !== 2) {
-        throw malformed(
-          field,
-          where,
-          `'${op}' expects a field and one value, such as ["${op}","$custom_fields.tnt__budget",100]; got ${operands.length} operands.`,
-        );
-      }
-      const target = fieldOf(operands[0], field, at(1));
-      const value = valueFor(target, operands[1], op, field, at(2));
-      // Order comparisons are for numbers and dates: never on text fields, never with booleans or words.
-      if (op !== "eq" && op !== "ne") {
-        if (target.kind === "text") {
-          throw malformed(field, at(1), `'${op}' compares numbers or dates; ${String(operands[0])} is text.`);
-        }
-        if (typeof value !== "number" && !(typeof value === "string" && isDate(value))) {
-          throw malformed(
-            field,
-            at(2),
-            `'${op}' compares numbers or dates; ${describe(operands[1])} is neither.`,
-          );
-        }
-      }
-      return { op, path: target.path, value };
-    }
+    case "lte":
+      return compileComparison(op, operands, field, where);
     default:
       throw malformed(
         field,
@@ -218,6 +181,58 @@ function compile(expression: unknown, field: string, where: string): Filter {
         `unknown operator ${describe(op)}; expected one of: ${OPERATORS.join(", ")}.`,
       );
   }
+}
+
+/** `["in", field, [v1, v2]]` or `["in", field, v1, v2]`. */
+function compileIn(operands: unknown[], field: string, where: string): Filter {
+  const at = (index: number) => `${where}[${index}]`;
+  if (operands.length < 2) {
+    throw malformed(
+      field,
+      where,
+      `'in' expects a field and its values: ["in", field, [v1, v2]] or ["in", field, v1, v2].`,
+    );
+  }
+  const target = fieldOf(operands[0], field, at(1));
+  const listed = operands.length === 2 && Array.isArray(operands[1]);
+  const values = (listed ? (operands[1] as unknown[]) : operands.slice(1)).map((value, i) =>
+    valueFor(target, value, "in", field, listed ? `${at(2)}[${i}]` : at(i + 2)),
+  );
+  if (values.length === 0) throw malformed(field, at(2), "'in' expects at least one value.");
+  return { op: "in", path: target.path, values };
+}
+
+/** `[op, field, value]` for eq, ne, gt, gte, lt, lte. */
+function compileComparison(
+  op: (typeof COMPARISONS)[number],
+  operands: unknown[],
+  field: string,
+  where: string,
+): Filter {
+  const at = (index: number) => `${where}[${index}]`;
+  if (operands.length !== 2) {
+    throw malformed(
+      field,
+      where,
+      `'${op}' expects a field and one value, such as ["${op}","$custom_fields.tnt__budget",100]; got ${operands.length} operands.`,
+    );
+  }
+  const target = fieldOf(operands[0], field, at(1));
+  const value = valueFor(target, operands[1], op, field, at(2));
+  // Order comparisons are for numbers and dates: never on text fields, never with booleans or words.
+  if (op !== "eq" && op !== "ne") {
+    if (target.kind === "text") {
+      throw malformed(field, at(1), `'${op}' compares numbers or dates; ${String(operands[0])} is text.`);
+    }
+    if (typeof value !== "number" && !(typeof value === "string" && isDate(value))) {
+      throw malformed(
+        field,
+        at(2),
+        `'${op}' compares numbers or dates; ${describe(operands[1])} is neither.`,
+      );
+    }
+  }
+  return { op, path: target.path, value };
 }
 
 function fieldOf(operand: unknown, field: string, where: string): Field {

@@ -1,5 +1,5 @@
 // The scope rule of lists over typed families (works, parts).
-import { ApiError, apiError } from "../../core/errors.js";
+import { apiError } from "../../core/errors.js";
 import type { Context } from "./handler.js";
 
 /**

@@ -1,5 +1,5 @@
 // Pieces every resource's handlers share: sort keys, pages, lookups.
-import { ApiError, apiError, notFound } from "../../core/errors.js";
+import { apiError, notFound } from "../../core/errors.js";
 import { JsonText } from "../../core/json-text.js";
 import type { Filter, ListQuery, RecordJson, SortKey, StoredRecord } from "../../store/types.js";
 import type { Context } from "./handler.js";
