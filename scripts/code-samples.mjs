@@ -4,92 +4,51 @@
 // the samples.
 //
 // The curl samples are meant to run as shown. They read the server and the token from `$WORKAPI_URL` and
-// `$WORKAPI_TOKEN`, and every record id in them from a shell variable named after the record (`$WORK_ID`,
-// `$TAG_ID`...), because an example id names no record on the reader's server. SAMPLE_VARIABLES lists them
-// all; the docs page explains them and the server's tests set them from a seeded server.
+// `$WORKAPI_TOKEN`, and every record id in them from a shell variable named after the record's family
+// (`$ISSUE_ID`, `$TAG_ID`...), because an example id names no record on the reader's server. SAMPLE_VARIABLES
+// and the contract's record families describe them all; the docs page explains them and the server's tests set
+// them from a seeded server.
 // Imported by path: the repository root does not depend on the workspace packages.
-import { camelCase, deref, HTTP_METHODS } from "../packages/spec/index.js";
+import { camelCase, deref, HTTP_METHODS, recordFamilies } from "../packages/spec/index.js";
 
-/** The variables the curl samples read, with what a reader sets them to. */
+/** The variables the curl samples read besides the record ids, with what a reader sets them to. */
 export const SAMPLE_VARIABLES = {
   WORKAPI_URL: "the server's address, for example `http://localhost:8080`",
   WORKAPI_TOKEN: "an access token (the admin token `pnpm start` prints, or one from `auth-tokens.create`)",
   FILE: "the path of a file to upload",
 };
 
-// Example ids are `<PREFIX>-<number>`; the prefix tells the kind of record an id names.
+// Example ids are `<PREFIX>-<number>`; the prefix tells the family of the record an id names. The families,
+// their prefixes and how to name one of their records are the contract's (`x-record-families`); the variable
+// for a family's ids is its name in capitals with `_ID` (`code_change` -> `$CODE_CHANGE_ID`).
 const ID_SHAPE = /^([A-Z][A-Z0-9]*(?:-[A-Z][A-Z0-9]*)*)-\d+$/;
-const BY_PREFIX = {
-  ACC: "ACCOUNT_ID",
-  ART: "ARTICLE_ID",
-  ARTIFACT: "ARTIFACT_ID",
-  CAPL: "CAPABILITY_ID",
-  CODE: "CODE_CHANGE_ID",
-  CONV: "CONVERSATION_ID",
-  DEVU: "DEV_USER_ID",
-  DIAG: "STAGE_DIAGRAM_ID",
-  ENH: "ENHANCEMENT_ID",
-  FEAT: "FEATURE_ID",
-  ISS: "ISSUE_ID",
-  PROD: "PRODUCT_ID",
-  REV: "REV_ORG_ID",
-  REVU: "REV_USER_ID",
-  "SCHED-FRAG": "ORG_SCHEDULE_FRAGMENT_ID",
-  SLA: "SLA_ID",
-  STAGE: "STAGE_ID",
-  TAG: "TAG_ID",
-  TKT: "TICKET_ID",
-  TOKEN: "AUTH_TOKEN_ID",
-  VISTA: "VISTA_ID",
-};
-// Id-shaped values that are no record ids (a custom object's own unique key), that name records every
-// organization has under that id, or that refer to records the service has no operations for (groups,
-// brands, channels, sync units and sync runs: a filter naming them is valid and simply matches nothing):
-// they stay as written.
-const LITERAL_PREFIXES = new Set([
-  "BRAND",
-  "CAMP",
-  "CHAN",
-  "GRP",
-  "METRIC",
-  "ROLE",
-  "STATE",
-  "SYNC",
-  "SYNCH",
-]);
-const RECORDS = {
-  ACCOUNT_ID: "an account",
-  ARTICLE_ID: "an article",
-  ARTIFACT_ID: "an artifact (from `artifacts.prepare`)",
-  AUTH_TOKEN_ID: "an access token",
-  CAPABILITY_ID: "a part of type capability",
-  CODE_CHANGE_ID: "a code change",
-  CONVERSATION_ID: "a conversation",
-  DEV_USER_ID: "a user of your organization",
-  ENHANCEMENT_ID: "a part of type enhancement",
-  FEATURE_ID: "a part of type feature",
-  ORG_SCHEDULE_FRAGMENT_ID: "an organization schedule fragment",
-  ISSUE_ID: "a work item of type issue",
-  PRODUCT_ID: "a part of type product",
-  REV_ORG_ID: "a customer (Rev) organization",
-  REV_USER_ID: "a customer (Rev) user",
-  SLA_ID: "an SLA",
-  STAGE_ID: "a custom stage",
-  STAGE_DIAGRAM_ID: "a stage diagram",
-  TAG_ID: "a tag",
-  TICKET_ID: "a work item of type ticket",
-  VISTA_ID: "a vista",
-};
+// Families whose records every organization has under the same ids (the built-in states): their ids stay as
+// written.
+const SHARED_FAMILIES = new Set(["custom_state"]);
 
-function variableFor(value, where) {
+/** The families' variables by display id prefix, and what each variable holds. */
+function familyVariables(doc) {
+  const byPrefix = new Map();
+  const records = new Map();
+  for (const family of recordFamilies(doc)) {
+    if (SHARED_FAMILIES.has(family.name)) continue;
+    const variable = `${family.name.toUpperCase()}_ID`;
+    byPrefix.set(family.prefix, variable);
+    records.set(variable, family.displayName);
+  }
+  return { byPrefix, records };
+}
+
+/**
+ * The variable for an id of a family, or undefined for any other value. Id-shaped values with no family's
+ * prefix (a custom object's own unique key, ids of records this service has no operations for, such as
+ * groups, brands and sync units: a filter naming them is valid and simply matches nothing) stay as written;
+ * packages/spec/test/record-families.test.ts keeps the few the examples may hold to a justified list.
+ */
+function variableFor(value, byPrefix) {
   if (typeof value !== "string") return undefined;
   const match = ID_SHAPE.exec(value);
-  if (!match) return undefined;
-  if (LITERAL_PREFIXES.has(match[1])) return undefined;
-  const variable = BY_PREFIX[match[1]];
-  if (!variable)
-    throw new Error(`${where}: example id ${value} has a prefix scripts/code-samples.mjs does not know`);
-  return variable;
+  return match ? byPrefix.get(match[1]) : undefined;
 }
 
 // A marker no example contains (a private-use character, which JSON.stringify leaves as it is): where a
@@ -101,14 +60,14 @@ const MARK = "\u{E000}";
  * the sample to its variable: the second distinct id of a kind in one sample is `<NAME>_2`, and so on, so
  * that a sample naming two stages names two variables.
  */
-function withVariables(value, where, used) {
-  if (Array.isArray(value)) return value.map((item) => withVariables(item, where, used));
+function withVariables(value, byPrefix, used) {
+  if (Array.isArray(value)) return value.map((item) => withVariables(item, byPrefix, used));
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, withVariables(item, where, used)]),
+      Object.entries(value).map(([key, item]) => [key, withVariables(item, byPrefix, used)]),
     );
   }
-  const variable = variableFor(value, where);
+  const variable = variableFor(value, byPrefix);
   if (!variable) return value;
   if (!used.has(value)) {
     const taken = [...used.values()].filter((name) => name === variable || name.startsWith(`${variable}_`));
@@ -146,7 +105,7 @@ function bodyOf(doc, operation) {
   return { type, example, schema: media.schema && deref(doc, media.schema).node };
 }
 
-function curlSample(doc, path, method, operation, where) {
+function curlSample(doc, { path, method, operation }, where, byPrefix) {
   const used = new Map([
     ["", "WORKAPI_URL"],
     [" ", "WORKAPI_TOKEN"],
@@ -165,7 +124,7 @@ function curlSample(doc, path, method, operation, where) {
           throw new Error(`${where}: required parameter ${parameter.name} has no example`);
         continue;
       }
-      const value = withVariables(example, where, used);
+      const value = withVariables(example, byPrefix, used);
       lines.push(`--data-urlencode "${shellText(`${parameter.name}=${queryValue(value)}`)}"`);
     }
     return { source: lines.join(" \\\n  "), used };
@@ -177,7 +136,7 @@ function curlSample(doc, path, method, operation, where) {
     lines.push("-X POST");
     return { source: lines.join(" \\\n  "), used };
   }
-  const example = withVariables(body.example, where, used);
+  const example = withVariables(body.example, byPrefix, used);
   if (body.type === "multipart/form-data") {
     for (const [name, value] of Object.entries(example)) {
       const field = deref(doc, body.schema?.properties?.[name] ?? {}).node;
@@ -296,6 +255,7 @@ function operationsOf(doc) {
  * samples read, sorted, each with what it holds.
  */
 export function addCodeSamples(doc) {
+  const { byPrefix, records } = familyVariables(doc);
   const variables = new Set();
   const all = operationsOf(doc);
   for (const { path, method, operation } of all) {
@@ -307,7 +267,7 @@ export function addCodeSamples(doc) {
         other.method === "post" && other.operation["x-interface-name"] === operation["x-interface-name"],
     );
     if (!twin) throw new Error(`${where}: no POST form for the TypeScript sample to call`);
-    const curl = curlSample(doc, path, method, operation, where);
+    const curl = curlSample(doc, { path, method, operation }, where, byPrefix);
     for (const name of curl.used.values()) variables.add(name.replace(/_\d+$/, ""));
     operation["x-codeSamples"] = [
       { lang: "Shell", label: "curl", source: curl.source },
@@ -319,7 +279,7 @@ export function addCodeSamples(doc) {
     ];
   }
   return [...variables].sort().map((name) => {
-    const meaning = SAMPLE_VARIABLES[name] ?? (RECORDS[name] && `the id of ${RECORDS[name]}`);
+    const meaning = SAMPLE_VARIABLES[name] ?? (records.has(name) && `the id of ${records.get(name)}`);
     if (!meaning)
       throw new Error(`the samples read $${name}, which scripts/code-samples.mjs does not describe`);
     return { name, meaning };

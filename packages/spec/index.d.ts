@@ -40,3 +40,22 @@ export declare function resolveRef<T = unknown>(doc: unknown, node: unknown): T;
 
 /** `org-schedule-fragments` -> `orgScheduleFragments`: how an operation name's segment is spelled in code. */
 export declare function camelCase(segment: string): string;
+
+/** A record family as the contract states it (`x-record-families` on the schema of its records). */
+export interface RecordFamily {
+  /** The family's name (`code_change`). */
+  name: string;
+  /** The prefix of its display ids (`CC` in `CC-5`). */
+  prefix: string;
+  /** The type word in its ids (`code_change` in `don:core:workapi:devo/1:code_change/5`). */
+  idType: string;
+  /** The kind of record the server stores it as (`work` for every work type); undefined for dev users and access tokens. */
+  kind: string | undefined;
+  /** How text names one record of it (`a code change`). */
+  displayName: string;
+  /** The schema that states it (`CodeChange`). */
+  schema: string;
+}
+
+/** The record families `doc` states, in document order. */
+export declare function recordFamilies(doc: unknown): RecordFamily[];

@@ -60,3 +60,25 @@ export function resolveRef(doc, node) {
 export function camelCase(segment) {
   return segment.replace(/-([a-z0-9])/g, (_, letter) => letter.toUpperCase());
 }
+
+/**
+ * The record families `doc` states (`x-record-families` on the schemas of their records, spec/README.md), in
+ * document order: each `{ name, prefix, idType, kind, displayName, schema }`, where `schema` names the schema
+ * that states it and `kind` is undefined for the families the server keeps apart from its records.
+ */
+export function recordFamilies(doc) {
+  const families = [];
+  for (const [schema, node] of Object.entries(doc?.components?.schemas ?? {})) {
+    for (const family of node?.["x-record-families"] ?? []) {
+      families.push({
+        name: family.name,
+        prefix: family.prefix,
+        idType: family["id-type"],
+        kind: family.kind,
+        displayName: family["display-name"],
+        schema,
+      });
+    }
+  }
+  return families;
+}

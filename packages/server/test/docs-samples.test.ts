@@ -110,6 +110,7 @@ describe.each(databases)("the curl samples run against a seeded server on %s", (
     CAPABILITY_ID: () => ids("/parts.list", "parts", { type: ["capability"] }),
     CODE_CHANGE_ID: () => ids("/code-changes.list", "code_changes"),
     CONVERSATION_ID: () => ids("/conversations.list", "conversations"),
+    CUSTOM_STAGE_ID: () => ids("/stages.custom.list", "result"),
     DEV_USER_ID: () => ids("/dev-users.list", "dev_users"),
     ENHANCEMENT_ID: () => ids("/parts.list", "parts", { type: ["enhancement"] }),
     FEATURE_ID: () => ids("/parts.list", "parts", { type: ["feature"] }),
@@ -120,14 +121,7 @@ describe.each(databases)("the curl samples run against a seeded server on %s", (
     ],
     PRODUCT_ID: () => ids("/parts.list", "parts", { type: ["product"] }),
     REV_ORG_ID: () => ids("/rev-orgs.list", "rev_orgs"),
-    REV_USER_ID: async () => {
-      const { conversations } = await post("/conversations.list", {});
-      return conversations.flatMap((c: { members?: Array<{ id: string }> }) =>
-        (c.members ?? []).map((m) => m.id),
-      );
-    },
     SLA_ID: () => ids("/slas.list", "slas"),
-    STAGE_ID: () => ids("/stages.custom.list", "result"),
     STAGE_DIAGRAM_ID: () => ids("/stage-diagrams.list", "result"),
     TAG_ID: () => ids("/tags.list", "tags"),
     TICKET_ID: () => ids("/works.list", "works", { type: ["ticket"] }),

@@ -4206,8 +4206,8 @@ export interface components {
         /**
          * @description A custom object, a record of an application-defined leaf type (such as `campaign`).
          * @example {
-         *       "id": "CUSTOBJ-4",
-         *       "display_id": "CUSTOBJ-4",
+         *       "id": "CO-4",
+         *       "display_id": "CO-4",
          *       "leaf_type": "campaign",
          *       "title": "Spring launch",
          *       "unique_key": "CAMP-1",
@@ -6411,7 +6411,7 @@ export interface components {
          *         "failed"
          *       ],
          *       "sync_unit": [
-         *         "SYNC-1"
+         *         "SYNCUNIT-1"
          *       ]
          *     }
          */
@@ -8157,8 +8157,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "code_change": {
-                     *         "id": "CODE-5",
-                     *         "display_id": "CODE-5",
+                     *         "id": "CC-5",
+                     *         "display_id": "CC-5",
                      *         "title": "Fix the export button",
                      *         "branch": "fix/export-button",
                      *         "target_branch": "main",
@@ -8188,7 +8188,7 @@ export interface operations {
             query: {
                 /**
                  * @description The code change's id.
-                 * @example CODE-5
+                 * @example CC-5
                  */
                 id: string;
             };
@@ -8207,8 +8207,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "code_change": {
-                     *         "id": "CODE-5",
-                     *         "display_id": "CODE-5",
+                     *         "id": "CC-5",
+                     *         "display_id": "CC-5",
                      *         "title": "Fix the export button",
                      *         "branch": "fix/export-button",
                      *         "target_branch": "main",
@@ -8249,7 +8249,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "CODE-5"
+                 *       "id": "CC-5"
                  *     }
                  */
                 "application/json": components["schemas"]["CodeChangesGetRequest"];
@@ -8265,8 +8265,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "code_change": {
-                     *         "id": "CODE-5",
-                     *         "display_id": "CODE-5",
+                     *         "id": "CC-5",
+                     *         "display_id": "CC-5",
                      *         "title": "Fix the export button",
                      *         "branch": "fix/export-button",
                      *         "target_branch": "main",
@@ -8341,8 +8341,8 @@ export interface operations {
                      * @example {
                      *       "code_changes": [
                      *         {
-                     *           "id": "CODE-5",
-                     *           "display_id": "CODE-5",
+                     *           "id": "CC-5",
+                     *           "display_id": "CC-5",
                      *           "title": "Fix the export button",
                      *           "branch": "fix/export-button",
                      *           "target_branch": "main",
@@ -8397,8 +8397,8 @@ export interface operations {
                      * @example {
                      *       "code_changes": [
                      *         {
-                     *           "id": "CODE-5",
-                     *           "display_id": "CODE-5",
+                     *           "id": "CC-5",
+                     *           "display_id": "CC-5",
                      *           "title": "Fix the export button",
                      *           "branch": "fix/export-button",
                      *           "target_branch": "main",
@@ -8437,7 +8437,7 @@ export interface operations {
                  *       "title": "Cannot export a report",
                  *       "account": "ACC-12",
                  *       "members": [
-                 *         "REVU-4"
+                 *         "DEVU-4"
                  *       ],
                  *       "messages": [
                  *         {
@@ -8619,7 +8619,7 @@ export interface operations {
                 /**
                  * @description Only conversations one of these users takes part in (ids); comma-separated.
                  * @example [
-                 *       "REVU-4"
+                 *       "DEVU-4"
                  *     ]
                  */
                 members?: string[];
@@ -8901,8 +8901,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "custom_object": {
-                     *         "id": "CUSTOBJ-4",
-                     *         "display_id": "CUSTOBJ-4",
+                     *         "id": "CO-4",
+                     *         "display_id": "CO-4",
                      *         "leaf_type": "campaign",
                      *         "title": "Spring launch",
                      *         "unique_key": "CAMP-1",
@@ -8987,8 +8987,8 @@ export interface operations {
                      * @example {
                      *       "result": [
                      *         {
-                     *           "id": "CUSTOBJ-4",
-                     *           "display_id": "CUSTOBJ-4",
+                     *           "id": "CO-4",
+                     *           "display_id": "CO-4",
                      *           "leaf_type": "campaign",
                      *           "title": "Spring launch",
                      *           "unique_key": "CAMP-1",
@@ -9049,8 +9049,8 @@ export interface operations {
                      * @example {
                      *       "result": [
                      *         {
-                     *           "id": "CUSTOBJ-4",
-                     *           "display_id": "CUSTOBJ-4",
+                     *           "id": "CO-4",
+                     *           "display_id": "CO-4",
                      *           "leaf_type": "campaign",
                      *           "title": "Spring launch",
                      *           "unique_key": "CAMP-1",
@@ -9483,8 +9483,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "org_schedule_fragment": {
-                     *         "id": "SCHED-FRAG-3",
-                     *         "display_id": "SCHED-FRAG-3",
+                     *         "id": "SCHEDFRAG-3",
+                     *         "display_id": "SCHEDFRAG-3",
                      *         "name": "Public holidays 2027 (Germany)",
                      *         "from": "2027-01-01T00:00:00.000Z",
                      *         "to": "2028-01-01T00:00:00.000Z",
@@ -9533,7 +9533,7 @@ export interface operations {
                  *       },
                  *       "org_schedule_fragments": [
                  *         {
-                 *           "id": "SCHED-FRAG-3"
+                 *           "id": "SCHEDFRAG-3"
                  *         }
                  *       ]
                  *     }
@@ -9559,7 +9559,7 @@ export interface operations {
                      *         "min_valid_days": 30,
                      *         "org_schedule_fragments": [
                      *           {
-                     *             "id": "SCHED-FRAG-3"
+                     *             "id": "SCHEDFRAG-3"
                      *           }
                      *         ],
                      *         "object_version": 1,
@@ -10902,8 +10902,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "stage_diagram": {
-                     *         "id": "DIAG-1",
-                     *         "display_id": "DIAG-1",
+                     *         "id": "SD-1",
+                     *         "display_id": "SD-1",
                      *         "name": "Ticket flow",
                      *         "leaf_type": "ticket",
                      *         "is_default": true,
@@ -10952,7 +10952,7 @@ export interface operations {
             query: {
                 /**
                  * @description The stage diagram's id.
-                 * @example DIAG-1
+                 * @example SD-1
                  */
                 id: string;
             };
@@ -10971,8 +10971,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "stage_diagram": {
-                     *         "id": "DIAG-1",
-                     *         "display_id": "DIAG-1",
+                     *         "id": "SD-1",
+                     *         "display_id": "SD-1",
                      *         "name": "Ticket flow",
                      *         "leaf_type": "ticket",
                      *         "is_default": true,
@@ -11007,7 +11007,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "DIAG-1"
+                 *       "id": "SD-1"
                  *     }
                  */
                 "application/json": components["schemas"]["StageDiagramsGetRequest"];
@@ -11023,8 +11023,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "stage_diagram": {
-                     *         "id": "DIAG-1",
-                     *         "display_id": "DIAG-1",
+                     *         "id": "SD-1",
+                     *         "display_id": "SD-1",
                      *         "name": "Ticket flow",
                      *         "leaf_type": "ticket",
                      *         "is_default": true,
@@ -11093,8 +11093,8 @@ export interface operations {
                      * @example {
                      *       "result": [
                      *         {
-                     *           "id": "DIAG-1",
-                     *           "display_id": "DIAG-1",
+                     *           "id": "SD-1",
+                     *           "display_id": "SD-1",
                      *           "name": "Ticket flow",
                      *           "leaf_type": "ticket",
                      *           "is_default": true,
@@ -11146,8 +11146,8 @@ export interface operations {
                      * @example {
                      *       "result": [
                      *         {
-                     *           "id": "DIAG-1",
-                     *           "display_id": "DIAG-1",
+                     *           "id": "SD-1",
+                     *           "display_id": "SD-1",
                      *           "name": "Ticket flow",
                      *           "leaf_type": "ticket",
                      *           "is_default": true,
@@ -11182,7 +11182,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "DIAG-1",
+                 *       "id": "SD-1",
                  *       "name": "Ticket flow",
                  *       "stages": [
                  *         {
@@ -11218,8 +11218,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "stage_diagram": {
-                     *         "id": "DIAG-1",
-                     *         "display_id": "DIAG-1",
+                     *         "id": "SD-1",
+                     *         "display_id": "SD-1",
                      *         "name": "Ticket flow",
                      *         "leaf_type": "ticket",
                      *         "is_default": true,
@@ -11979,8 +11979,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "timeline_entry": {
-                     *         "id": "TLE-41",
-                     *         "display_id": "TLE-41",
+                     *         "id": "TL-41",
+                     *         "display_id": "TL-41",
                      *         "type": "timeline_comment",
                      *         "object": "TKT-7",
                      *         "object_display_id": "TKT-7",
@@ -12045,8 +12045,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "timeline_entry": {
-                     *         "id": "TLE-41",
-                     *         "display_id": "TLE-41",
+                     *         "id": "TL-41",
+                     *         "display_id": "TL-41",
                      *         "type": "timeline_comment",
                      *         "object": "TKT-7",
                      *         "object_display_id": "TKT-7",
@@ -12100,8 +12100,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "timeline_entry": {
-                     *         "id": "TLE-41",
-                     *         "display_id": "TLE-41",
+                     *         "id": "TL-41",
+                     *         "display_id": "TL-41",
                      *         "type": "timeline_comment",
                      *         "object": "TKT-7",
                      *         "object_display_id": "TKT-7",
@@ -12185,8 +12185,8 @@ export interface operations {
                      * @example {
                      *       "timeline_entries": [
                      *         {
-                     *           "id": "TLE-41",
-                     *           "display_id": "TLE-41",
+                     *           "id": "TL-41",
+                     *           "display_id": "TL-41",
                      *           "type": "timeline_comment",
                      *           "object": "TKT-7",
                      *           "body": "Reproduced on Safari 18.",
@@ -12248,8 +12248,8 @@ export interface operations {
                      * @example {
                      *       "timeline_entries": [
                      *         {
-                     *           "id": "TLE-41",
-                     *           "display_id": "TLE-41",
+                     *           "id": "TL-41",
+                     *           "display_id": "TL-41",
                      *           "type": "timeline_comment",
                      *           "object": "TKT-7",
                      *           "body": "Reproduced on Safari 18.",
@@ -12849,7 +12849,7 @@ export interface operations {
                 /**
                  * @description Only works synchronized in by one of these synchronization units (ids); comma-separated.
                  * @example [
-                 *       "SYNC-1"
+                 *       "SYNCUNIT-1"
                  *     ]
                  */
                 "sync_metadata.last_sync_in.sync_unit"?: string[];
@@ -12870,7 +12870,7 @@ export interface operations {
                 /**
                  * @description Only works synchronized out by one of these synchronization units (ids); comma-separated.
                  * @example [
-                 *       "SYNC-2"
+                 *       "SYNCUNIT-2"
                  *     ]
                  */
                 "sync_metadata.last_sync_out.sync_unit"?: string[];

@@ -2,6 +2,7 @@
 // transaction's store over the Transaction. Where the two SQL dialects differ it asks ./expressions.ts;
 // everything a caller supplies reaches the database as a bound parameter.
 import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import { DEV_USER_IDS, TOKEN_IDS } from "../core/record-families.js";
 import { CompiledQueries } from "./compiled-queries.js";
 import { type CredentialsCache, readCredentials } from "./credentials.js";
 import { decodeCursor, encodeCursor, listHash, type Position, positionOf } from "./cursors.js";
@@ -122,12 +123,12 @@ export class SqlStore implements Store {
     fields: { email: string; full_name: string; display_name?: string },
   ): Promise<DevUser> {
     return this.#inTx(async (tx) => {
-      const number = await tx.#nextNumber(org.id, "DEVU");
+      const number = await tx.#nextNumber(org.id, DEV_USER_IDS.prefix);
       const row: DevUsersTable = {
-        id: `don:core:workapi:devo/${org.number}:devu/${number}`,
+        id: `don:core:workapi:devo/${org.number}:${DEV_USER_IDS.idType}/${number}`,
         org_id: org.id,
         number,
-        display_id: `DEVU-${number}`,
+        display_id: `${DEV_USER_IDS.prefix}-${number}`,
         email: fields.email,
         full_name: fields.full_name,
         display_name: fields.display_name ?? fields.email.split("@")[0] ?? fields.email,
@@ -167,13 +168,13 @@ export class SqlStore implements Store {
     >,
   ): Promise<TokenRecord> {
     return this.#inTx(async (tx) => {
-      const number = await tx.#nextNumber(actor.orgId, "TOKEN");
+      const number = await tx.#nextNumber(actor.orgId, TOKEN_IDS.prefix);
       const time = now();
       const row: TokensTable = {
-        id: `don:core:workapi:devo/${actor.orgNumber}:token/${number}`,
+        id: `don:core:workapi:devo/${actor.orgNumber}:${TOKEN_IDS.idType}/${number}`,
         org_id: actor.orgId,
         number,
-        display_id: `TOKEN-${number}`,
+        display_id: `${TOKEN_IDS.prefix}-${number}`,
         subject: fields.subject,
         hash: fields.hash,
         token_hint: fields.token_hint,

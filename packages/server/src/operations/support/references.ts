@@ -2,49 +2,13 @@
 // with the typed 400 `invalid_id` naming the field when an id does not exist in the caller's organization.
 import type { PartSummary, StageInfo, TagWithValue, UserSummary } from "@workapi/types";
 import { type ApiError, apiError } from "../../core/errors.js";
+import { FAMILIES } from "../../core/record-families.js";
 import type { Actor, StoredRecord } from "../../store/types.js";
 import type { Context } from "./handler.js";
 
-/** Record families, their id word and display prefix. Work and part families are per type. */
-export const FAMILIES = {
-  issue: { kind: "work", idType: "issue", prefix: "ISS" },
-  ticket: { kind: "work", idType: "ticket", prefix: "TKT" },
-  task: { kind: "work", idType: "task", prefix: "TASK" },
-  incident: { kind: "work", idType: "incident", prefix: "INC" },
-  opportunity: { kind: "work", idType: "opportunity", prefix: "OPP" },
-  product: { kind: "part", idType: "product", prefix: "PROD" },
-  capability: { kind: "part", idType: "capability", prefix: "CAPL" },
-  feature: { kind: "part", idType: "feature", prefix: "FEAT" },
-  enhancement: { kind: "part", idType: "enhancement", prefix: "ENH" },
-  tag: { kind: "tag", idType: "tag", prefix: "TAG" },
-  article: { kind: "article", idType: "article", prefix: "ART" },
-  artifact: { kind: "artifact", idType: "artifact", prefix: "ARTIFACT" },
-  code_change: { kind: "code_change", idType: "code_change", prefix: "CC" },
-  conversation: { kind: "conversation", idType: "conversation", prefix: "CONV" },
-  rev_org: { kind: "rev_org", idType: "rev_org", prefix: "REV" },
-  account: { kind: "account", idType: "account", prefix: "ACC" },
-  sla: { kind: "sla", idType: "sla", prefix: "SLA" },
-  org_schedule: { kind: "org_schedule", idType: "org_schedule", prefix: "SCHED" },
-  org_schedule_fragment: {
-    kind: "org_schedule_fragment",
-    idType: "org_schedule_fragment",
-    prefix: "SCHEDFRAG",
-  },
-  custom_state: { kind: "custom_state", idType: "custom_state", prefix: "STATE" },
-  custom_stage: { kind: "custom_stage", idType: "custom_stage", prefix: "STAGE" },
-  stage_diagram: { kind: "stage_diagram", idType: "stage_diagram", prefix: "SD" },
-  survey: { kind: "survey", idType: "survey", prefix: "SURVEY" },
-  vista: { kind: "vista", idType: "vista", prefix: "VISTA" },
-  timeline_entry: { kind: "timeline_entry", idType: "timeline_entry", prefix: "TL" },
-  custom_object: { kind: "custom_object", idType: "custom_object", prefix: "CO" },
-  observability_session: {
-    kind: "observability_session",
-    idType: "observability_session",
-    prefix: "SESSION",
-  },
-} as const;
-
-export type Family = keyof typeof FAMILIES;
+// The record families (kind, id word, display prefix) as the contract states them; the handlers take them
+// from here, beside the resolvers.
+export { FAMILIES, type Family } from "../../core/record-families.js";
 
 export const WORK_TYPES = ["incident", "issue", "opportunity", "task", "ticket"] as const;
 export const PART_TYPES = ["capability", "enhancement", "feature", "product"] as const;
