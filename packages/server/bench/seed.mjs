@@ -4,7 +4,7 @@
 //
 //   pnpm --filter @workapi/server bench:seed [works=10000]
 import { performance } from "node:perf_hooks";
-import { seed } from "../dist/seed.js";
+import { seed } from "../dist/seed/index.js";
 import { bootstrap } from "../dist/server.js";
 import { openStore } from "../dist/store/open.js";
 

@@ -1,7 +1,7 @@
 // The seed as an operator runs it: a progress bar on a terminal, plain progress lines otherwise, and a
 // summary of what was created.
 import { Presets, SingleBar } from "cli-progress";
-import { type SeedOptions, seed } from "./seed.js";
+import { type SeedOptions, seed } from "./seed/index.js";
 import type { DevUser, Org, Store } from "./store/types.js";
 
 export async function runSeed(

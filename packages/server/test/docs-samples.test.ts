@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { HTTP_METHODS, loadSpec } from "@workapi/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeSession } from "../src/operations/observability.js";
-import { seed } from "../src/seed.js";
+import { seed } from "../src/seed/index.js";
 import { databases, startTestServer, type TestServer } from "./harness.js";
 
 const run = promisify(execFile);

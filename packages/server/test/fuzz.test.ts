@@ -8,7 +8,7 @@
 // prints the shrunk request as a curl line.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seed } from "../src/seed.js";
+import { seed } from "../src/seed/index.js";
 import { arbitraryOf, type Mutation, mutationsOf } from "./fuzz/arbitraries.js";
 import {
   type Answer,

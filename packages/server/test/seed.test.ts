@@ -1,7 +1,7 @@
 // The demo data set: after `seed`, every read operation of the contract returns something.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parentOf } from "../src/operations/support/attachments.js";
-import { seed } from "../src/seed.js";
+import { seed } from "../src/seed/index.js";
 import { databases, startTestServer, type TestServer } from "./harness.js";
 
 describe.each(databases)("seed on %s", (database) => {

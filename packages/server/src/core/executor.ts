@@ -1,4 +1,4 @@
-// The one way an operation runs, whoever asks for it: a route (../http/routes.ts), the seed (../seed-calls.ts)
+// The one way an operation runs, whoever asks for it: a route (../http/routes.ts), the seed (../seed/calls.ts)
 // and, for the part it does there, the write thread (../write-worker.ts). In order: the input is checked
 // against the contract, which also applies its defaults (a route checks the query or body as it arrived,
 // before it is reshaped, and says so); the handler runs with the context built here, a write in one

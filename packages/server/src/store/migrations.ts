@@ -1,7 +1,7 @@
 // Schema migrations, kept in code so the built server needs no migration files on disk. Kysely's Migrator
 // records applied migrations in its own table and skips them on the next start; new migrations are appended
 // to MIGRATIONS under a name that sorts after the existing ones, never edited once released.
-import { type Kysely, type Migration, type MigrationProvider, sql } from "kysely";
+import { type Kysely, type Migration, type MigrationProvider, type RawBuilder, sql } from "kysely";
 
 export type DialectName = "sqlite" | "postgres";
 
@@ -15,147 +15,31 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
   return { getMigrations: async () => migrations };
 }
 
+/** The column types that differ between the dialects. */
+interface ColumnTypes {
+  pg: boolean;
+  text: RawBuilder<unknown>;
+  json: RawBuilder<unknown>;
+}
+
 function initial(dialect: DialectName): Migration {
   const pg = dialect === "postgres";
   // On PostgreSQL, text sorts by the "C" collation (byte order), which is what SQLite's BINARY collation
   // does: the same data sorts the same on both databases, and keyset comparisons agree with the indexes.
-  const text = pg ? sql`text collate "C"` : sql`text`;
-  const json = pg ? sql`jsonb` : sql`text`;
+  const types: ColumnTypes = {
+    pg,
+    text: pg ? sql`text collate "C"` : sql`text`,
+    json: pg ? sql`jsonb` : sql`text`,
+  };
 
   return {
     // Every statement uses IF NOT EXISTS, so a migration that was interrupted can simply run again.
     async up(db: Kysely<unknown>): Promise<void> {
-      await db.schema
-        .createTable("orgs")
-        .ifNotExists()
-        .addColumn("id", text, (c) => c.primaryKey())
-        .addColumn("number", "integer", (c) => c.notNull().unique())
-        .addColumn("name", text, (c) => c.notNull())
-        .addColumn("status", text, (c) => c.notNull())
-        .addColumn("created_date", text, (c) => c.notNull())
-        .execute();
-
-      // Display id numbers per (organization, prefix); the organization numbers themselves use org_id ''.
-      await db.schema
-        .createTable("counters")
-        .ifNotExists()
-        .addColumn("org_id", text, (c) => c.notNull())
-        .addColumn("prefix", text, (c) => c.notNull())
-        .addColumn("value", "integer", (c) => c.notNull())
-        .addPrimaryKeyConstraint("counters_pk", ["org_id", "prefix"])
-        .execute();
-
-      await db.schema
-        .createTable("dev_users")
-        .ifNotExists()
-        .addColumn("id", text, (c) => c.primaryKey())
-        .addColumn("org_id", text, (c) => c.notNull().references("orgs.id").onDelete("cascade"))
-        .addColumn("number", "integer", (c) => c.notNull())
-        .addColumn("display_id", text, (c) => c.notNull())
-        .addColumn("email", text, (c) => c.notNull())
-        .addColumn("full_name", text, (c) => c.notNull())
-        .addColumn("display_name", text, (c) => c.notNull())
-        .addColumn("state", text, (c) => c.notNull())
-        .addColumn("created_date", text, (c) => c.notNull())
-        .execute();
-      await db.schema
-        .createIndex("dev_users_org_number")
-        .ifNotExists()
-        .on("dev_users")
-        .columns(["org_id", "number"])
-        .execute();
-      await db.schema
-        .createIndex("dev_users_org_display_id")
-        .ifNotExists()
-        .on("dev_users")
-        .columns(["org_id", "display_id"])
-        .execute();
-
-      await db.schema
-        .createTable("tokens")
-        .ifNotExists()
-        .addColumn("id", text, (c) => c.primaryKey())
-        .addColumn("org_id", text, (c) => c.notNull().references("orgs.id").onDelete("cascade"))
-        .addColumn("number", "integer", (c) => c.notNull())
-        .addColumn("display_id", text, (c) => c.notNull())
-        .addColumn("subject", text, (c) => c.notNull())
-        .addColumn("hash", text, (c) => c.notNull())
-        .addColumn("token_hint", text, (c) => c.notNull())
-        .addColumn("requested_token_type", text, (c) => c.notNull())
-        .addColumn("scopes", text, (c) => c.notNull()) // JSON array of strings
-        .addColumn("client_id", text)
-        .addColumn("status", text, (c) => c.notNull())
-        .addColumn("issued_at", text, (c) => c.notNull())
-        .addColumn("expires_at", text)
-        .addColumn("created_by", text, (c) => c.notNull())
-        .addColumn("created_date", text, (c) => c.notNull())
-        .addColumn("modified_by", text, (c) => c.notNull())
-        .addColumn("modified_date", text, (c) => c.notNull())
-        .addColumn("object_version", "integer", (c) => c.notNull())
-        .execute();
-      // Every authenticated request looks its token up by hash: one unique index answers it.
-      await db.schema
-        .createIndex("tokens_hash_unique")
-        .ifNotExists()
-        .unique()
-        .on("tokens")
-        .column("hash")
-        .execute();
-      await db.schema
-        .createIndex("tokens_org_subject")
-        .ifNotExists()
-        .on("tokens")
-        .columns(["org_id", "subject", "number"])
-        .execute();
-
-      await db.schema
-        .createTable("records")
-        .ifNotExists()
-        .addColumn("seq", pg ? "bigint" : "integer", (c) =>
-          pg ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey().autoIncrement(),
-        )
-        .addColumn("kind", text, (c) => c.notNull())
-        .addColumn("id", text, (c) => c.notNull().unique())
-        .addColumn("display_id", text, (c) => c.notNull())
-        .addColumn("org_id", text, (c) => c.notNull().references("orgs.id").onDelete("cascade"))
-        .addColumn("subtype", text)
-        .addColumn("parent_id", text)
-        .addColumn("label", text, (c) => c.notNull().defaultTo(""))
-        .addColumn("external_ref", text)
-        .addColumn("created_date", text, (c) => c.notNull())
-        .addColumn("modified_date", text, (c) => c.notNull())
-        .addColumn("object_version", "integer", (c) => c.notNull())
-        .addColumn("data", json, (c) => c.notNull())
-        .execute();
-
-      // One index per list path: organization and family first, then the sort column and the tie-breaker.
-      const indexes: Array<[string, string[]]> = [
-        ["records_created", ["org_id", "kind", "created_date", "seq"]],
-        ["records_modified", ["org_id", "kind", "modified_date", "seq"]],
-        ["records_label", ["org_id", "kind", "label", "seq"]],
-        ["records_display_id", ["org_id", "display_id"]],
-        ["records_parent", ["org_id", "kind", "parent_id"]],
-      ];
-      for (const [name, columns] of indexes) {
-        await db.schema.createIndex(name).ifNotExists().on("records").columns(columns).execute();
-      }
-      // database.ts turns violations of these into conflicts, by column (SQLite) or index name (PostgreSQL).
-      await db.schema
-        .createIndex("records_external_ref_unique")
-        .ifNotExists()
-        .unique()
-        .on("records")
-        .columns(["org_id", "kind", "external_ref"])
-        .where(sql.ref("external_ref"), "is not", null)
-        .execute();
-      await db.schema
-        .createIndex("records_tag_name_unique")
-        .ifNotExists()
-        .unique()
-        .on("records")
-        .columns(["org_id", "label"])
-        .where(sql.ref("kind"), "=", sql.lit("tag"))
-        .execute();
+      await createOrgs(db, types);
+      await createDevUsers(db, types);
+      await createTokens(db, types);
+      await createRecords(db, types);
+      await createRecordIndexes(db);
     },
 
     async down(db: Kysely<unknown>): Promise<void> {
@@ -164,6 +48,151 @@ function initial(dialect: DialectName): Migration {
       }
     },
   };
+}
+
+/** The organizations and the counters their display ids are numbered from. */
+async function createOrgs(db: Kysely<unknown>, { text }: ColumnTypes): Promise<void> {
+  await db.schema
+    .createTable("orgs")
+    .ifNotExists()
+    .addColumn("id", text, (c) => c.primaryKey())
+    .addColumn("number", "integer", (c) => c.notNull().unique())
+    .addColumn("name", text, (c) => c.notNull())
+    .addColumn("status", text, (c) => c.notNull())
+    .addColumn("created_date", text, (c) => c.notNull())
+    .execute();
+
+  // Display id numbers per (organization, prefix); the organization numbers themselves use org_id ''.
+  await db.schema
+    .createTable("counters")
+    .ifNotExists()
+    .addColumn("org_id", text, (c) => c.notNull())
+    .addColumn("prefix", text, (c) => c.notNull())
+    .addColumn("value", "integer", (c) => c.notNull())
+    .addPrimaryKeyConstraint("counters_pk", ["org_id", "prefix"])
+    .execute();
+}
+
+async function createDevUsers(db: Kysely<unknown>, { text }: ColumnTypes): Promise<void> {
+  await db.schema
+    .createTable("dev_users")
+    .ifNotExists()
+    .addColumn("id", text, (c) => c.primaryKey())
+    .addColumn("org_id", text, (c) => c.notNull().references("orgs.id").onDelete("cascade"))
+    .addColumn("number", "integer", (c) => c.notNull())
+    .addColumn("display_id", text, (c) => c.notNull())
+    .addColumn("email", text, (c) => c.notNull())
+    .addColumn("full_name", text, (c) => c.notNull())
+    .addColumn("display_name", text, (c) => c.notNull())
+    .addColumn("state", text, (c) => c.notNull())
+    .addColumn("created_date", text, (c) => c.notNull())
+    .execute();
+  await db.schema
+    .createIndex("dev_users_org_number")
+    .ifNotExists()
+    .on("dev_users")
+    .columns(["org_id", "number"])
+    .execute();
+  await db.schema
+    .createIndex("dev_users_org_display_id")
+    .ifNotExists()
+    .on("dev_users")
+    .columns(["org_id", "display_id"])
+    .execute();
+}
+
+async function createTokens(db: Kysely<unknown>, { text }: ColumnTypes): Promise<void> {
+  await db.schema
+    .createTable("tokens")
+    .ifNotExists()
+    .addColumn("id", text, (c) => c.primaryKey())
+    .addColumn("org_id", text, (c) => c.notNull().references("orgs.id").onDelete("cascade"))
+    .addColumn("number", "integer", (c) => c.notNull())
+    .addColumn("display_id", text, (c) => c.notNull())
+    .addColumn("subject", text, (c) => c.notNull())
+    .addColumn("hash", text, (c) => c.notNull())
+    .addColumn("token_hint", text, (c) => c.notNull())
+    .addColumn("requested_token_type", text, (c) => c.notNull())
+    .addColumn("scopes", text, (c) => c.notNull()) // JSON array of strings
+    .addColumn("client_id", text)
+    .addColumn("status", text, (c) => c.notNull())
+    .addColumn("issued_at", text, (c) => c.notNull())
+    .addColumn("expires_at", text)
+    .addColumn("created_by", text, (c) => c.notNull())
+    .addColumn("created_date", text, (c) => c.notNull())
+    .addColumn("modified_by", text, (c) => c.notNull())
+    .addColumn("modified_date", text, (c) => c.notNull())
+    .addColumn("object_version", "integer", (c) => c.notNull())
+    .execute();
+  // Every authenticated request looks its token up by hash: one unique index answers it.
+  await db.schema
+    .createIndex("tokens_hash_unique")
+    .ifNotExists()
+    .unique()
+    .on("tokens")
+    .column("hash")
+    .execute();
+  await db.schema
+    .createIndex("tokens_org_subject")
+    .ifNotExists()
+    .on("tokens")
+    .columns(["org_id", "subject", "number"])
+    .execute();
+}
+
+/** The one table of every record family: a few columns to find and sort by, and the document. */
+async function createRecords(db: Kysely<unknown>, { pg, text, json }: ColumnTypes): Promise<void> {
+  await db.schema
+    .createTable("records")
+    .ifNotExists()
+    .addColumn("seq", pg ? "bigint" : "integer", (c) =>
+      pg ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey().autoIncrement(),
+    )
+    .addColumn("kind", text, (c) => c.notNull())
+    .addColumn("id", text, (c) => c.notNull().unique())
+    .addColumn("display_id", text, (c) => c.notNull())
+    .addColumn("org_id", text, (c) => c.notNull().references("orgs.id").onDelete("cascade"))
+    .addColumn("subtype", text)
+    .addColumn("parent_id", text)
+    .addColumn("label", text, (c) => c.notNull().defaultTo(""))
+    .addColumn("external_ref", text)
+    .addColumn("created_date", text, (c) => c.notNull())
+    .addColumn("modified_date", text, (c) => c.notNull())
+    .addColumn("object_version", "integer", (c) => c.notNull())
+    .addColumn("data", json, (c) => c.notNull())
+    .execute();
+}
+
+async function createRecordIndexes(db: Kysely<unknown>): Promise<void> {
+  // One index per list path: organization and family first, then the sort column and the tie-breaker.
+  const indexes: Array<[string, string[]]> = [
+    ["records_created", ["org_id", "kind", "created_date", "seq"]],
+    ["records_modified", ["org_id", "kind", "modified_date", "seq"]],
+    ["records_label", ["org_id", "kind", "label", "seq"]],
+    ["records_display_id", ["org_id", "display_id"]],
+    ["records_parent", ["org_id", "kind", "parent_id"]],
+  ];
+  for (const [name, columns] of indexes) {
+    await db.schema.createIndex(name).ifNotExists().on("records").columns(columns).execute();
+  }
+  // rethrowConflict (./rows.ts) turns violations of these into conflicts, by column (SQLite) or index name
+  // (PostgreSQL).
+  await db.schema
+    .createIndex("records_external_ref_unique")
+    .ifNotExists()
+    .unique()
+    .on("records")
+    .columns(["org_id", "kind", "external_ref"])
+    .where(sql.ref("external_ref"), "is not", null)
+    .execute();
+  await db.schema
+    .createIndex("records_tag_name_unique")
+    .ifNotExists()
+    .unique()
+    .on("records")
+    .columns(["org_id", "label"])
+    .where(sql.ref("kind"), "=", sql.lit("tag"))
+    .execute();
 }
 
 /** The tables a request's credentials are read from: a change to any of them counts as a credential change. */

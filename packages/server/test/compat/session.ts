@@ -3,7 +3,7 @@
 // called each interface operation it claims.
 import { afterAll, beforeAll, expect } from "vitest";
 import { type Contract, loadContract } from "../../src/core/contract.js";
-import { seed } from "../../src/seed.js";
+import { seed } from "../../src/seed/index.js";
 import { type Call, type Database, startTestServer, type TestServer } from "../harness.js";
 
 export type Json = Record<string, unknown>;

@@ -2,16 +2,16 @@
 // organization's admin holding every scope, so each seeded record is checked against the contract and made
 // the way a client's request would make it.
 
-import { actorOf } from "./core/auth.js";
-import type { OperationHandler } from "./core/context.js";
-import type { Operation } from "./core/contract.js";
-import { ApiError } from "./core/errors.js";
-import { createExecutor } from "./core/executor.js";
-import { JsonText } from "./core/json-text.js";
-import { writesHere } from "./core/writes.js";
-import { handlers } from "./operations/index.js";
-import type { Input, InterfaceName, Output } from "./operations/support/handler.js";
-import type { DevUser, Org, Store, TokenRecord } from "./store/types.js";
+import { actorOf } from "../core/auth.js";
+import type { OperationHandler } from "../core/context.js";
+import type { Operation } from "../core/contract.js";
+import { ApiError } from "../core/errors.js";
+import { createExecutor } from "../core/executor.js";
+import { JsonText } from "../core/json-text.js";
+import { writesHere } from "../core/writes.js";
+import { handlers } from "../operations/index.js";
+import type { Input, InterfaceName, Output } from "../operations/support/handler.js";
+import type { DevUser, Org, Store, TokenRecord } from "../store/types.js";
 
 /** Calls operations on `store` as the organization's admin, with every scope. */
 export function seedCaller(

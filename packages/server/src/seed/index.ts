@@ -1,0 +1,114 @@
+// Demo data: a realistic organization in which every read operation returns something. Everything is created
+// through the same handlers the HTTP operations use, so the data obeys the same rules (hierarchy, stages,
+// timelines, uniqueness). Random choices come from a seeded generator: the same seed gives the same data.
+// Each family (or group of families made together) has its builder in this folder; seed() runs them in order,
+// so the records, and the random draws, come in the same order every time.
+import { actorOf } from "../core/auth.js";
+import { theContract } from "../core/contract.js";
+import { storeSession } from "../operations/observability.js";
+import type { DevUser, Org, Store } from "../store/types.js";
+import { type Call, seedCaller } from "./calls.js";
+import { makeSchedules, makeSlas, makeSurveys } from "./configuration.js";
+import { makeArticles, makeCodeChanges, makeComments, makeCustomObjects } from "./content.js";
+import type { Builder, Count, Setup } from "./context.js";
+import { makeAccounts, makeConversations } from "./customers.js";
+import { mobileSession, random, webSession } from "./data.js";
+import { makeParts } from "./parts.js";
+import { makePeople, makeTags } from "./people-and-tags.js";
+import { makeStageDiagrams, makeStages } from "./stages.js";
+import { makeSprint, makeVistas } from "./vistas.js";
+import { makeWorks } from "./works.js";
+
+export interface SeedOptions {
+  /** How many work items to create (default 300). */
+  works?: number;
+  /** Seed of the random choices (default 1). */
+  seed?: number;
+  /** Called as work items are created: (done, total). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface SeedSummary {
+  [family: string]: number;
+}
+
+/** Loads the demo data set into the organization (the first one when none is given). */
+export async function seed(
+  store: Store,
+  org: Org,
+  admin: DevUser,
+  options: SeedOptions = {},
+): Promise<SeedSummary> {
+  await refuseData(store, org);
+  const rnd = random(options.seed ?? 1);
+  const contract = theContract();
+  const operations = new Map(
+    contract.operations
+      .filter((operation) => operation.method === "POST")
+      .map((operation) => [operation.name, operation] as const),
+  );
+  const summary: SeedSummary = {};
+  const count: Count = (family, n = 1) => {
+    summary[family] = (summary[family] ?? 0) + n;
+  };
+  /** Runs `fn` in one transaction, with a caller on it. */
+  const run = async <T>(fn: (call: Call, tx: Store) => Promise<T>): Promise<T> =>
+    store.transaction((tx) => fn(seedCaller(tx, org, admin, operations, contract.scopes), tx));
+
+  const setup = await run((call, tx) => makeSetup({ call, rnd, count }, tx, org, admin));
+  const works = await makeWorks(run, { rnd, count }, setup, {
+    total: options.works ?? 300,
+    seed: options.seed ?? 1,
+    onProgress: options.onProgress,
+  });
+  // Customers and their conversations, content, configuration.
+  await run(async (call) => {
+    const builder: Builder = { call, rnd, count };
+    await makeConversations(builder, setup);
+    await makeArticles(builder, setup);
+    await makeCodeChanges(builder);
+    await makeSurveys(builder);
+    await makeSlas(builder);
+    await makeSchedules(builder);
+    await makeVistas(builder, works.workIds);
+    await makeCustomObjects(builder);
+    await makeComments(builder, works);
+  });
+  await makeSessions(store, org, admin, count);
+  return summary;
+}
+
+/** The demo data goes into a fresh organization only. */
+async function refuseData(store: Store, org: Org): Promise<void> {
+  const existing = (await store.countRecords(org.id, "work")) + (await store.countRecords(org.id, "tag"));
+  if (existing > 0) {
+    throw new Error(
+      `${org.name} already holds data (${existing} works and tags); the demo data goes into a fresh organization: ` +
+        "seed an empty data directory (--data-dir) or database instead",
+    );
+  }
+}
+
+/** People, tags, the product hierarchy, stages and a stage diagram per work type, customers and the sprint. */
+async function makeSetup(builder: Builder, tx: Store, org: Org, admin: DevUser): Promise<Setup> {
+  const userIds = await makePeople(tx, org, admin, builder.count);
+  const { tagIds, severity } = await makeTags(builder);
+  const partIds = await makeParts(builder, userIds);
+  const stageIds = await makeStages(builder, tx, org, admin);
+  await makeStageDiagrams(builder, stageIds);
+  const accountIds = await makeAccounts(builder, userIds);
+  const sprint = await makeSprint(builder);
+  return { userIds, tagIds, severity, partIds, stageIds, accountIds, sprint };
+}
+
+/** Recorded app sessions (three mobile, three web) for the observability operations. */
+async function makeSessions(store: Store, org: Org, admin: DevUser, count: Count): Promise<void> {
+  await store.transaction(async (tx) => {
+    const actor = actorOf(org, admin);
+    for (let i = 0; i < 3; i++) {
+      await storeSession(tx, actor, mobileSession(i));
+      await storeSession(tx, actor, webSession(i));
+      count("observability_sessions", 2);
+    }
+  });
+}
