@@ -59,8 +59,15 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
   await fastify.register(bodyParsing, { bodyLimit });
   await fastify.register(errorHandling, { bodyLimit, validateResponses, violations });
   await fastify.register(crossOrigin, { origins: config.corsOrigins });
-  const { rateLimitMax, rateLimitWindowMs, redisUrl } = config;
-  await fastify.register(guard, { store, rateLimitMax, rateLimitWindowMs, redisUrl });
+  const { rateLimitMax, rateLimitWindowMs, redisUrl, redisTimeoutMs, redisPrefix } = config;
+  await fastify.register(guard, {
+    store,
+    rateLimitMax,
+    rateLimitWindowMs,
+    ...(redisUrl ? { redisUrl } : {}),
+    redisTimeoutMs,
+    redisPrefix,
+  });
   await fastify.register(docs);
   const all = { ...allHandlers, ...handlers } as unknown as Record<string, OperationHandler>;
   const writes = writeThread && !handlers ? writesOnThread(writeThread.dataDir) : writesHere(store, all);

@@ -10,6 +10,10 @@ export interface ServerConfig {
   databaseUrl?: string;
   /** Redis URL; rate limits are shared through it when set, in memory otherwise. */
   redisUrl?: string;
+  /** The longest wait for one Redis command; past it the request is counted in the process. */
+  redisTimeoutMs: number;
+  /** The prefix of the rate limits' keys in Redis. */
+  redisPrefix: string;
   /** Largest request body in bytes. */
   bodyLimit: number;
   /** Requests per token (or per client address, without one) in each window. */
@@ -29,6 +33,8 @@ export const DEFAULTS = {
   bodyLimit: 1024 * 1024,
   rateLimitMax: 1000,
   rateLimitWindowMs: 5 * 60 * 1000,
+  redisTimeoutMs: 50,
+  redisPrefix: "workapi-rate-limit:",
   logLevel: "info",
 } as const;
 
@@ -54,6 +60,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
       env.WORKAPI_RATE_LIMIT_WINDOW_MS,
       DEFAULTS.rateLimitWindowMs,
     ),
+    redisTimeoutMs: integer(
+      "WORKAPI_REDIS_TIMEOUT_MS",
+      env.WORKAPI_REDIS_TIMEOUT_MS,
+      DEFAULTS.redisTimeoutMs,
+    ),
+    redisPrefix: env.WORKAPI_REDIS_PREFIX || DEFAULTS.redisPrefix,
     validateResponses:
       env.WORKAPI_VALIDATE_RESPONSES !== undefined
         ? env.WORKAPI_VALIDATE_RESPONSES === "true"

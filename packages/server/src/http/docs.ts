@@ -1,4 +1,5 @@
-// The routes beside the operations: the reference page, the contract it renders, and a health check.
+// The routes beside the operations: the reference page, the contract it renders, and a health check (which
+// also says whether rate limits are shared through Redis now).
 //
 // The page and the bundle are served as the exact bytes their packages ship. Each is read on its first request
 // (start-up stays cheap), compressed with brotli or gzip when the client accepts it (once, off the event loop,
@@ -87,5 +88,6 @@ export const docs = shared(async (fastify) => {
   for (const [path, asset] of Object.entries(assets)) {
     fastify.get(path, (request, reply) => asset.send(request, reply));
   }
-  fastify.get("/health", async () => ({ status: "ok" }));
+  // Redis is a helper: with it unreachable the server still answers (200), and says how it counts.
+  fastify.get("/health", async () => ({ status: "ok", ...fastify.rateLimitState() }));
 });

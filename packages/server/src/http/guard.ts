@@ -23,6 +23,8 @@ export interface GuardOptions {
   rateLimitWindowMs: number;
   /** Where the rate-limit counters live; in memory without it. */
   redisUrl?: string;
+  redisTimeoutMs: number;
+  redisPrefix: string;
 }
 
 export const guard = shared<GuardOptions>(async (fastify, options) => {
@@ -30,6 +32,8 @@ export const guard = shared<GuardOptions>(async (fastify, options) => {
     max: options.rateLimitMax,
     windowMs: options.rateLimitWindowMs,
     ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
+    redisTimeoutMs: options.redisTimeoutMs,
+    redisPrefix: options.redisPrefix,
   });
 
   fastify.addHook("preHandler", async (request, reply) => {

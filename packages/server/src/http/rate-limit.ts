@@ -1,12 +1,13 @@
 // Rate limits: each token's requests, and each client address's failed authentications, counted in a fixed
-// window with @fastify/rate-limit's counting stores. With Redis configured the counters are shared through it;
-// while Redis cannot be reached every process counts on its own (one warning when that starts, one line when
-// Redis is back), so losing Redis degrades the limit instead of failing the requests.
+// window with @fastify/rate-limit's counting stores. With Redis configured the counters are shared through it,
+// under the configured key prefix; while its circuit is open (./redis-circuit.ts: Redis failed, hung or lost)
+// every process counts on its own, so losing Redis degrades the limit instead of failing or slowing requests.
 import { createRequire } from "node:module";
 import rateLimit, { type FastifyRateLimitStoreCtor } from "@fastify/rate-limit";
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
 import { type ApiError, apiError } from "../core/errors.js";
+import { type CircuitState, openCircuit, type RedisCircuit } from "./redis-circuit.js";
 
 type Counted = { current: number; ttl: number };
 type Done = (error: Error | null, result: Counted | null) => void;
@@ -26,88 +27,30 @@ const require = createRequire(import.meta.url);
 const LocalStore = require("@fastify/rate-limit/store/LocalStore.js") as StoreClass<[]>;
 const RedisStore = require("@fastify/rate-limit/store/RedisStore.js") as StoreClass<[Redis, string]>;
 
-/** How long a request waits for Redis before it is counted in the process instead. */
-const REDIS_COMMAND_TIMEOUT_MS = 500;
-/** How long the start waits for a first connection to Redis before it reports it unreachable. */
-const REDIS_START_TIMEOUT_MS = 2000;
-
 /** How many blocked addresses each process remembers. */
 const MAX_BLOCKED = 10_000;
 
-/** A Redis URL fit for a log line: without its password. */
-export function redactedUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(an unparsable URL)";
-  }
-}
-
-/** The Redis connection and whether its counters can be used now; logs each change of state once. */
-class RedisLink {
-  private down = false;
-  private closing = false;
-  constructor(
-    readonly redis: Redis,
-    private readonly log: FastifyBaseLogger,
-    private readonly where: string,
-  ) {
-    // Every failed reconnection emits "error"; one warning per outage is enough (and an "error" event
-    // without a listener would be logged by ioredis as unhandled).
-    redis.on("error", (error: Error) => this.lost(error));
-    redis.on("ready", () => {
-      if (!this.down) return;
-      this.down = false;
-      this.log.info(
-        { redis: this.where },
-        "Redis is reachable again: rate limits are shared through it again",
-      );
-    });
-  }
-
-  /** Whether Redis can count now; a connection found lost here is reported like a failed command. */
-  usable(): boolean {
-    if (this.redis.status === "ready") return true;
-    if (!this.closing) this.lost(new Error(`the connection is ${this.redis.status}`));
-    return false;
-  }
-
-  /** The server is stopping: the connection ends on purpose. */
-  close(): void {
-    this.closing = true;
-    this.redis.disconnect();
-  }
-
-  lost(error: Error): void {
-    if (this.down) return;
-    this.down = true;
-    this.log.warn(
-      { redis: this.where, err: { message: error.message } },
-      "Redis is unreachable: rate limits are counted in each process until it answers again",
-    );
-  }
-}
-
-/** Counts in Redis while it answers, in the process otherwise. */
+/** Counts in Redis while its circuit is closed, in the process otherwise (and when a command fails). */
 class FallbackStore implements CounterStore {
   constructor(
     private readonly shared: CounterStore,
     private readonly local: CounterStore,
-    private readonly link: RedisLink,
+    private readonly circuit: RedisCircuit,
   ) {}
 
   incr(key: string, done: Done, timeWindow: number, max: number): void {
-    if (!this.link.usable()) {
+    if (!this.circuit.usable()) {
       this.local.incr(key, done, timeWindow, max);
       return;
     }
     this.shared.incr(
       key,
       (error, result) => {
-        if (!error) return done(null, result);
-        this.link.lost(error);
+        if (!error) {
+          this.circuit.succeeded();
+          return done(null, result);
+        }
+        this.circuit.failed(error);
         this.local.incr(key, done, timeWindow, max);
       },
       timeWindow,
@@ -116,7 +59,9 @@ class FallbackStore implements CounterStore {
   }
 
   child(routeOptions: object): CounterStore {
-    return new FallbackStore(this.shared.child(routeOptions), this.local.child(routeOptions), this.link);
+    // The Redis store is shared as it is: its own child() would put the route's method and URL in the key
+    // (undefined for limits made with createRateLimit), and the keys already say which limit they count.
+    return new FallbackStore(this.shared, this.local.child(routeOptions), this.circuit);
   }
 }
 
@@ -125,6 +70,24 @@ export interface RateLimitOptions {
   windowMs: number;
   /** Where the counters are shared; in the process without it. */
   redisUrl?: string;
+  /** The longest wait for one Redis command, in milliseconds. */
+  redisTimeoutMs: number;
+  /** The prefix of every key in Redis. */
+  redisPrefix: string;
+}
+
+/** How rate limits are counted now, for the health endpoint. */
+export interface RateLimitState {
+  /** "shared" through Redis, or "per-process". */
+  rate_limits: "shared" | "per-process";
+  /** Only with Redis configured: "up" while its circuit is closed, "down" while open. */
+  redis?: "up" | "down";
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    rateLimitState(): RateLimitState;
+  }
 }
 
 export interface RateLimits {
@@ -168,74 +131,53 @@ function tooMany(max: number, windowMs: number, ttlMs: number): ApiError {
   ).withHeader("retry-after", String(retryAfter));
 }
 
-/** Waits for the first connection; false when Redis did not answer in time. */
-async function connected(redis: Redis): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), REDIS_START_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([
-      redis.connect().then(
-        () => true,
-        () => false,
-      ),
-      timeout,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * The counting store shared through Redis, when one is configured: counts fall back to this process while
- * Redis is unreachable. Undefined without Redis (the plugin then counts in this process).
+ * the circuit is open. Undefined without Redis (the plugin then counts in this process).
  */
 async function sharedStore(
   fastify: FastifyInstance,
-  redisUrl: string | undefined,
-): Promise<FastifyRateLimitStoreCtor | undefined> {
-  if (!redisUrl) return undefined;
-  const where = redactedUrl(redisUrl);
-  // Loaded only when configured: ioredis costs a start without Redis some 60 ms.
-  const { Redis } = await import("ioredis");
-  const redis = new Redis(redisUrl, {
-    lazyConnect: true,
-    // Without a connection a command fails at once (and is counted in the process) instead of waiting.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-  });
-  const link = new RedisLink(redis, fastify.log, where);
-  if (await connected(redis)) fastify.log.info({ redis: where }, "rate limits are shared through Redis");
-  else link.lost(new Error(`no connection within ${REDIS_START_TIMEOUT_MS} ms`));
+  options: RateLimitOptions,
+): Promise<{ store: FastifyRateLimitStoreCtor; circuit: RedisCircuit } | undefined> {
+  if (!options.redisUrl) return undefined;
+  const circuit = await openCircuit(options.redisUrl, options.redisTimeoutMs, fastify.log);
   fastify.addHook("onClose", async () => {
-    link.close();
+    circuit.stop();
   });
   const root = new FallbackStore(
-    new RedisStore(false, false, redis, "workapi-rate-limit:"),
+    new RedisStore(false, false, circuit.redis, options.redisPrefix),
     new LocalStore(false, false),
-    link,
+    circuit,
   );
-  return class {
+  const store = class {
     constructor() {
       // biome-ignore lint/correctness/noConstructorReturn: the plugin constructs the store it is given
       return root;
     }
     // The plugin's type of a store lacks the window and limit its stores are called with.
   } as unknown as FastifyRateLimitStoreCtor;
+  return { store, circuit };
+}
+
+function stateOf(circuit: RedisCircuit | undefined): RateLimitState {
+  if (!circuit) return { rate_limits: "per-process" };
+  const state: CircuitState = circuit.state();
+  return state === "closed"
+    ? { rate_limits: "shared", redis: "up" }
+    : { rate_limits: "per-process", redis: "down" };
 }
 
 /** Registers the counting stores on `fastify` and returns the two limits of the guard. */
 export async function rateLimits(fastify: FastifyInstance, options: RateLimitOptions): Promise<RateLimits> {
-  const store = await sharedStore(fastify, options.redisUrl);
-  await fastify.register(rateLimit, { global: false, ...(store ? { store } : {}) });
+  const shared = await sharedStore(fastify, options);
+  await fastify.register(rateLimit, { global: false, ...(shared ? { store: shared.store } : {}) });
+  fastify.decorate("rateLimitState", () => stateOf(shared?.circuit));
 
   const { max, windowMs } = options;
   const perToken = fastify.createRateLimit({
     max,
     timeWindow: windowMs,
-    keyGenerator: (request) => `token:${(request as FastifyRequest & { limitKey?: string }).limitKey}`,
+    keyGenerator: (request) => (request as FastifyRequest & { limitKey?: string }).limitKey as string,
   });
   const perAddress = fastify.createRateLimit({
     max,
