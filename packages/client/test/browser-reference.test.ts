@@ -2,22 +2,14 @@
 // server on another: the server's CORS option (corsOrigins ["*"]) lets the page send its bearer token and JSON
 // and multipart bodies, and read the exposed x-request-id and x-ratelimit-* headers. Skips, saying why, where
 // no Chromium is installed.
+
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bundleForBrowser,
-  executablePath,
-  hasChromium,
-  launchChromium,
-  servePage,
-} from "./support/browser.js";
+import { browserAvailable } from "../../../scripts/chromium.mjs";
+import { bundleForBrowser, launchChromium, servePage } from "./support/browser.js";
 import { type ReferenceServer, startReferenceServer } from "./support/reference-server.js";
 
-if (!hasChromium) {
-  console.warn(
-    `skipping the browser test of @workapi/client against the reference server: no Chromium at ${executablePath} (apt-get install chromium)`,
-  );
-}
+const hasChromium = browserAvailable("the browser test of @workapi/client against the reference server");
 
 describe.skipIf(!hasChromium)("the built client in headless Chromium, against the reference server", () => {
   let server: ReferenceServer;

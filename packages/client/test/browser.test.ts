@@ -1,14 +1,10 @@
 // The built client in headless Chromium, calling a server on another origin (the scripted server, which
 // answers CORS preflights). Skips, saying why, where no Chromium is installed.
+
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  bundleForBrowser,
-  executablePath,
-  hasChromium,
-  launchChromium,
-  servePage,
-} from "./support/browser.js";
+import { browserAvailable } from "../../../scripts/chromium.mjs";
+import { bundleForBrowser, launchChromium, servePage } from "./support/browser.js";
 import {
   errorBody,
   pagedCollection,
@@ -16,11 +12,7 @@ import {
   startScriptedServer,
 } from "./support/scripted-server.js";
 
-if (!hasChromium) {
-  console.warn(
-    `skipping the browser test of @workapi/client: no Chromium at ${executablePath} (apt-get install chromium)`,
-  );
-}
+const hasChromium = browserAvailable("the browser test of @workapi/client");
 
 describe.skipIf(!hasChromium)("the client in headless Chromium, across origins", () => {
   let server: ScriptedServer;

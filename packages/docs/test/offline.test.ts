@@ -9,13 +9,10 @@ import { fileURLToPath } from "node:url";
 import { loadSpec } from "@workapi/spec";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { browserAvailable, chromiumArgs, chromiumPath } from "../../../scripts/chromium.mjs";
 import { docsPath } from "../index.js";
 
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(executablePath);
-if (!hasChromium) {
-  console.warn(`skipping the offline docs test: no Chromium at ${executablePath} (apt-get install chromium)`);
-}
+const hasChromium = browserAvailable("the offline docs test");
 const artifacts = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
 
 describe.skipIf(!hasChromium)("the docs page offline", () => {
@@ -32,8 +29,8 @@ describe.skipIf(!hasChromium)("the docs page offline", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({
-      executablePath,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+      executablePath: chromiumPath,
+      args: chromiumArgs,
     });
     mkdirSync(artifacts, { recursive: true });
   });

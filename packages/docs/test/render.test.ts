@@ -1,25 +1,19 @@
 // Renders the reference page in headless Chromium with the network cut off and checks that every operation
 // of the contract appears on it. Skips, saying why, where no Chromium is installed.
-import { existsSync } from "node:fs";
 import { loadSpec } from "@workapi/spec";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { browserAvailable, chromiumArgs, chromiumPath } from "../../../scripts/chromium.mjs";
 import { docsPath } from "../index.js";
 
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(executablePath);
-if (!hasChromium) {
-  console.warn(
-    `skipping the docs rendering test: no Chromium at ${executablePath} (apt-get install chromium)`,
-  );
-}
+const hasChromium = browserAvailable("the docs rendering test");
 
 describe.skipIf(!hasChromium)("the docs page in headless Chromium", () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await chromium.launch({
-      executablePath,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+      executablePath: chromiumPath,
+      args: chromiumArgs,
     });
   });
   afterAll(async () => {

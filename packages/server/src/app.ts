@@ -47,7 +47,8 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
     requestIdHeader: "x-request-id",
     genReqId: () => randomUUID(),
     return503OnClosing: false,
-    exposeHeadRoutes: false,
+    // HEAD wherever GET is answered (the same headers, no body).
+    exposeHeadRoutes: true,
     forceCloseConnections: "idle",
     routerOptions: { ignoreTrailingSlash: true },
     // Typed bodies for what Node's HTTP parser refuses before routing (431 for oversized headers).

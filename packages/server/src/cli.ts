@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The operator's entry points: serve, token create / revoke, org create / list / deactivate, seed.
+import { createRequire } from "node:module";
 import { Command, InvalidArgumentError } from "commander";
 import { configFromEnv, DEFAULTS, type ServerConfig } from "./config.js";
 import { actorOf, issueToken } from "./core/auth.js";
@@ -75,8 +76,14 @@ async function withStore<T>(flags: CommonFlags, fn: (store: Store) => Promise<T>
   }
 }
 
+/** The version in this package's package.json (beside src/ and dist/ alike). */
+function packageVersion(): string {
+  return (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+}
+
 const program = new Command("workapi-server")
   .description("Reference server of the workapi work-management interface")
+  .version(packageVersion(), "-V, --version", "print the server's version")
   .showHelpAfterError("(run with --help for usage)");
 
 withStoreFlags(

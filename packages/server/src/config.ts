@@ -28,7 +28,8 @@ export interface ServerConfig {
 
 export const DEFAULTS = {
   port: 8080,
-  host: "0.0.0.0",
+  // A stand-in for development answers this machine only; `--host 0.0.0.0` (or HOST) listens everywhere.
+  host: "127.0.0.1",
   dataDir: "./.workapi",
   bodyLimit: 1024 * 1024,
   rateLimitMax: 1000,

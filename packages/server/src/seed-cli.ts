@@ -34,6 +34,10 @@ export async function runSeed(
   };
   const summary = await seed(store, org, admin, seedOptions);
   bar?.stop();
+  if (Object.keys(summary).length === 0) {
+    out.write(`${org.name} already holds this demo data set; nothing was added (--seed <n> loads another)\n`);
+    return;
+  }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   out.write(
     `seeded ${org.name} in ${seconds} s: ${Object.entries(summary)

@@ -40,11 +40,25 @@ describe.each(databases)("on %s", (database) => {
     it("answers a known path with the wrong method with 405 and Allow", async () => {
       const res = await server.call("DELETE", "/tags.list");
       expect(res.status).toBe(405);
-      expect(res.headers.get("allow")).toBe("GET, POST");
+      expect(res.headers.get("allow")).toBe("GET, POST, HEAD");
       expect(res.body.type).toBe("bad_request");
       const write = await server.call("GET", "/works.delete");
       expect(write.status).toBe(405);
       expect(write.headers.get("allow")).toBe("POST");
+      expect((await server.call("HEAD", "/works.delete")).status).toBe(405);
+    });
+
+    it("answers HEAD wherever GET is answered, and sends / to the reference page", async () => {
+      const head = await server.call("HEAD", "/tags.list");
+      expect(head.status).toBe(200);
+      expect(head.headers.get("content-type")).toMatch(/^application\/json/);
+      const docs = await fetch(`${server.url}/docs`, { method: "HEAD" });
+      expect(docs.status).toBe(200);
+      expect(docs.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(await docs.text()).toBe("");
+      const root = await fetch(`${server.url}/`, { redirect: "manual" });
+      expect(root.status).toBe(302);
+      expect(root.headers.get("location")).toBe("/docs");
     });
 
     it("answers malformed JSON with parse_error", async () => {

@@ -85,18 +85,15 @@ function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<string> {
 }
 
 describe("the workapi-server CLI", () => {
-  it("starts, prints the URL, docs and a first-start admin token saved owner-only, and stops on SIGTERM", async () => {
+  it("starts on 127.0.0.1 by default, prints the URL, docs and a first-start admin token saved owner-only, and stops on SIGTERM", async () => {
     const dataDir = tempDir();
-    const child = spawn(
-      process.execPath,
-      [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"],
-      {
-        env: { ...process.env, WORKAPI_DATA_DIR: dataDir, DATABASE_URL: "" },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
+    const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--log-level", "warn"], {
+      env: { ...process.env, WORKAPI_DATA_DIR: dataDir, DATABASE_URL: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const output = await waitForOutput(child, /saved in .*admin-token/);
     const url = /listening on (http:\/\/\S+)/.exec(output)?.[1] as string;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(output).toContain(`${url}/docs`);
     const file = join(dataDir, "admin-token");
     const secret = readFileSync(file, "utf8").trim();
@@ -166,6 +163,8 @@ describe("the workapi-server CLI", () => {
       const { stdout } = await run(process.execPath, [cli, ...args]);
       expect(stdout, args.join(" ")).toMatch(/Usage: workapi-server/);
     }
+    const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+    expect((await run(process.execPath, [cli, "--version"])).stdout.trim()).toBe(version);
   });
 });
 

@@ -196,12 +196,17 @@ describe.each(databases)("seeded records on %s", (database) => {
 });
 
 describe("seed twice", () => {
-  it("refuses to seed an organization that already holds data, saying what to do", async () => {
+  it("loads beside the organization's own records, reusing its tags, and is a no-op the second time", async () => {
     const server = await startTestServer("sqlite");
-    await seed(server.store, server.org, server.admin, { works: 5 });
-    await expect(seed(server.store, server.org, server.admin, { works: 5 })).rejects.toThrow(
-      /already holds data.*--data-dir/,
-    );
+    const own = (await server.call("POST", "/tags.create", { body: { name: "bug" } })).body.tag;
+    const first = await seed(server.store, server.org, server.admin, { works: 5 });
+    expect(first.works).toBe(5);
+    expect(first.tags).toBe(8); // "bug" was the organization's already
+    const bugs = (await server.call("GET", "/tags.list?name=bug")).body.tags;
+    expect(bugs.map((tag: { id: string }) => tag.id)).toEqual([own.id]);
+    const works = await server.store.countRecords(server.org.id, "work");
+    expect(await seed(server.store, server.org, server.admin, { works: 5 })).toEqual({});
+    expect(await server.store.countRecords(server.org.id, "work")).toBe(works);
     await server.close();
   });
 });

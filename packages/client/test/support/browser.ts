@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import type * as Client from "@workapi/client";
 import { build } from "esbuild";
 import { type Browser, chromium } from "playwright-core";
+import { chromiumArgs, chromiumPath } from "../../../../scripts/chromium.mjs";
 
 /** The bundle the test pages load puts the client module on `window.workapi`. */
 declare global {
@@ -14,9 +15,6 @@ declare global {
     workapi: typeof Client;
   }
 }
-
-export const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const hasChromium = existsSync(executablePath);
 
 const distEntry = fileURLToPath(new URL("../../dist/index.js", import.meta.url));
 
@@ -72,7 +70,7 @@ export async function servePage(bundle: string): Promise<Page> {
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    executablePath: chromiumPath,
+    args: chromiumArgs,
   });
 }

@@ -88,6 +88,8 @@ export const docs = shared(async (fastify) => {
   for (const [path, asset] of Object.entries(assets)) {
     fastify.get(path, (request, reply) => asset.send(request, reply));
   }
+  // The root has nothing of its own: it sends a browser (or curl -L) to the reference page.
+  fastify.get("/", (_request, reply) => reply.redirect("/docs", 302));
   // Redis is a helper: with it unreachable the server still answers (200), and says how it counts.
   fastify.get("/health", async () => ({ status: "ok", ...fastify.rateLimitState() }));
 });

@@ -56,19 +56,19 @@ export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => 
         },
       });
     }
-    const allowed = operations.map((operation) => operation.method);
+    const allowed: string[] = operations.map((operation) => operation.method);
+    // Fastify answers HEAD wherever GET is (exposeHeadRoutes, in app.ts).
+    if (allowed.includes("GET")) allowed.push("HEAD");
     // TRACE is left to the not-found answer, as Fastify routes it nowhere by default.
     const refused = HTTP_METHODS.map((method) => method.toUpperCase()).filter(
-      (method) =>
-        method !== "TRACE" &&
-        !allowed.includes(method as "GET" | "POST") &&
-        !(options.cors && method === "OPTIONS"),
+      (method) => method !== "TRACE" && !allowed.includes(method) && !(options.cors && method === "OPTIONS"),
     );
     fastify.route({
       method: refused,
       url: path,
       handler: async (request) => {
-        throw apiError("bad_request", `${path} answers ${allowed.join(" and ")}, not ${request.method}.`)
+        const methods = operations.map((operation) => operation.method).join(" and ");
+        throw apiError("bad_request", `${path} answers ${methods}, not ${request.method}.`)
           .withStatus(405)
           .withHeader("allow", allowed.join(", "));
       },

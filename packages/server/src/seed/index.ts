@@ -32,14 +32,18 @@ export interface SeedSummary {
   [family: string]: number;
 }
 
-/** Loads the demo data set into the organization (the first one when none is given). */
+/**
+ * Loads the demo data set into the organization, beside whatever the organization already holds (tags of the
+ * same names are reused). Safe to run again: when this data set (this `seed`) is already loaded, nothing is
+ * made and the summary is empty.
+ */
 export async function seed(
   store: Store,
   org: Org,
   admin: DevUser,
   options: SeedOptions = {},
 ): Promise<SeedSummary> {
-  await refuseData(store, org);
+  if (await demoDataLoaded(store, org, options.seed ?? 1)) return {};
   const rnd = random(options.seed ?? 1);
   const contract = theContract();
   const operations = new Map(
@@ -79,14 +83,13 @@ export async function seed(
 }
 
 /** The demo data goes into a fresh organization only. */
-async function refuseData(store: Store, org: Org): Promise<void> {
-  const existing = (await store.countRecords(org.id, "work")) + (await store.countRecords(org.id, "tag"));
-  if (existing > 0) {
-    throw new Error(
-      `${org.name} already holds data (${existing} works and tags); the demo data goes into a fresh organization: ` +
-        "seed an empty data directory (--data-dir) or database instead",
-    );
-  }
+/** Whether the data set of `seedNumber` is loaded: its first work item (external_ref `seed-<n>-1`) exists. */
+export async function demoDataLoaded(store: Store, org: Org, seedNumber: number): Promise<boolean> {
+  const found = await store.findRecords(org.id, "work", {
+    filter: { op: "eq", path: "external_ref", value: `seed-${seedNumber}-1` },
+    limit: 1,
+  });
+  return found.length > 0;
 }
 
 /** People, tags, the product hierarchy, stages and a stage diagram per work type, customers and the sprint. */

@@ -18,7 +18,7 @@ export async function makePeople(tx: Store, org: Org, admin: DevUser, count: Cou
 }
 
 /** Eight plain tags and the severity tag. */
-export async function makeTags({ call, count }: Builder): Promise<{ tagIds: string[]; severity: string }> {
+export async function makeTags(builder: Builder): Promise<{ tagIds: string[]; severity: string }> {
   const tagIds: string[] = [];
   for (const name of [
     "bug",
@@ -30,15 +30,26 @@ export async function makeTags({ call, count }: Builder): Promise<{ tagIds: stri
     "backend",
     "mobile",
   ]) {
-    const { tag } = await call("tags.create", { name, description: `Work concerning ${name}.` });
-    tagIds.push(tag.id);
-    count("tags");
+    tagIds.push(await tagNamed(builder, name, { name, description: `Work concerning ${name}.` }));
   }
-  const { tag: severity } = await call("tags.create", {
+  const severity = await tagNamed(builder, "severity", {
     name: "severity",
     description: "How bad it is.",
     allowed_values: ["low", "medium", "high"],
   });
+  return { tagIds, severity };
+}
+
+/** The id of the tag named `name`: the organization's own when it has one (names are unique), else a new one. */
+async function tagNamed(
+  { call, count }: Builder,
+  name: string,
+  create: { name: string; description: string; allowed_values?: string[] },
+): Promise<string> {
+  const { tags } = await call("tags.list", { name: [name] });
+  const existing = tags.find((tag) => tag.name === name);
+  if (existing) return existing.id;
+  const { tag } = await call("tags.create", create);
   count("tags");
-  return { tagIds, severity: severity.id };
+  return tag.id;
 }
