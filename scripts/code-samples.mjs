@@ -83,20 +83,22 @@ function shellText(text, quote = true) {
 }
 
 /** A query parameter's value in the form the server reads: arrays comma-separated (`style: form`). */
-function queryValue(value) {
+export function queryValue(value) {
   if (Array.isArray(value)) return value.map(queryValue).join(",");
   if (value !== null && typeof value === "object") return JSON.stringify(value);
   return String(value);
 }
 
-function parameterExample(parameter) {
+/** A parameter's example: its `example`, else its first named example, else its schema's. */
+export function parameterExample(parameter) {
   if (parameter.example !== undefined) return parameter.example;
   const first = Object.values(parameter.examples ?? {})[0];
   if (first?.value !== undefined) return first.value;
   return parameter.schema?.example;
 }
 
-function bodyOf(doc, operation) {
+/** An operation's request body: its media type, its example and its schema (undefined without a body). */
+export function bodyOf(doc, operation) {
   const body = operation.requestBody && deref(doc, operation.requestBody).node;
   if (!body) return undefined;
   const [type, media] = Object.entries(body.content ?? {})[0] ?? [];
@@ -241,7 +243,7 @@ function typescriptSample(doc, twin, operation, where) {
 }
 
 /** Every operation of `doc` as { path, method, operation }, in document order. */
-function operationsOf(doc) {
+export function operationsOf(doc) {
   const all = [];
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
     for (const method of HTTP_METHODS)

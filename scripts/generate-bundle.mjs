@@ -11,6 +11,7 @@ import { runRedocly } from "./redocly.mjs";
 
 const JSON_FILE = "packages/spec/openapi.json";
 const YAML_FILE = "packages/spec/openapi.yaml";
+const SPEC_PACKAGE = "packages/spec/package.json";
 
 export const bundleGenerator = {
   name: "bundle",
@@ -20,6 +21,9 @@ export const bundleGenerator = {
     const bundled = join(work, "bundle.json");
     runRedocly(root, ["bundle", "spec/openapi.yaml", "--ext", "json", "-o", bundled]);
     const doc = { "x-generated": GENERATED_NOTICE, ...JSON.parse(readFileSync(bundled, "utf8")) };
+    // The contract's version is the packages' (they version together): `changeset version` sets it in
+    // packages/spec/package.json and `pnpm version-packages` regenerates the bundle with it.
+    doc.info.version = JSON.parse(readFileSync(join(root, SPEC_PACKAGE), "utf8")).version;
     // Samples are part of the published contract (any OpenAPI tool shows x-codeSamples).
     const sampleVariables = addCodeSamples(doc);
     const files = {

@@ -1,9 +1,9 @@
-// The reference page and the bundle as a browser or a cache meets them: the built bytes exactly, compressed
+// The reference page, its icon and the bundle as a browser or a cache meets them: the built bytes exactly, compressed
 // when asked, a strong ETag per representation, 304 on a repeat, and cache headers.
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { docsPath } from "@workapi/docs";
+import { docsPath, faviconPath } from "@workapi/docs";
 import { specPath } from "@workapi/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./harness.js";
@@ -108,4 +108,11 @@ describe.each(Object.keys(built) as (keyof typeof built)[])("%s", (path) => {
 it("serves the docs without a token, as a page a browser opens directly", async () => {
   const res = await get(`${server.url}/docs`, { "accept-encoding": "br" });
   expect(res.status).toBe(200);
+});
+
+it("answers the page's icon at /favicon.ico, an SVG, without a token", async () => {
+  const res = await get(`${server.url}/favicon.ico`);
+  expect(res.status).toBe(200);
+  expect(res.headers["content-type"]).toBe("image/svg+xml");
+  expect(res.body.equals(readFileSync(faviconPath))).toBe(true);
 });

@@ -1,5 +1,5 @@
-// The routes beside the operations: the reference page, the contract it renders, and a health check (which
-// also says whether rate limits are shared through Redis now).
+// The routes beside the operations: the reference page and its icon, the contract it renders, and a health
+// check (which also says whether rate limits are shared through Redis now).
 //
 // The page and the bundle are served as the exact bytes their packages ship. Each is read on its first request
 // (start-up stays cheap), compressed with brotli or gzip when the client accepts it (once, off the event loop,
@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import { negotiate } from "@fastify/accept-negotiator";
-import { docsPath } from "@workapi/docs";
+import { docsPath, faviconPath } from "@workapi/docs";
 import { specPath } from "@workapi/spec";
 import etag from "etag";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -82,6 +82,8 @@ class StaticAsset {
 export const docs = shared(async (fastify) => {
   const assets = {
     "/docs": new StaticAsset(docsPath, "text/html; charset=utf-8"),
+    // The icon the page links (inline) is the one browsers ask for on their own, an SVG, as they accept.
+    "/favicon.ico": new StaticAsset(faviconPath, "image/svg+xml"),
     "/openapi.json": new StaticAsset(specPath, "application/json; charset=utf-8"),
     "/openapi.yaml": new StaticAsset(new URL("./openapi.yaml", specPath), "application/yaml; charset=utf-8"),
   };
