@@ -2,18 +2,12 @@
 // the page (its own origin, filled in), with the token a reader pastes (kept in sessionStorage only), and shows
 // the answer's status, headers and body; the Servers box shows that origin too; the page asks nothing of any
 // other host. Skips, saying why, where no Chromium is installed.
-import { existsSync } from "node:fs";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { browserAvailable, chromiumArgs, chromiumPath } from "../../../scripts/chromium.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./harness.js";
 
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const hasChromium = existsSync(executablePath);
-if (!hasChromium) {
-  console.warn(
-    `skipping the docs "Try it" test: no Chromium at ${executablePath} (apt-get install chromium)`,
-  );
-}
+const hasChromium = browserAvailable('the docs "Try it" test');
 
 describe.skipIf(!hasChromium)("the docs page's Try it panel, served by the server", () => {
   let server: TestServer;
@@ -25,8 +19,8 @@ describe.skipIf(!hasChromium)("the docs page's Try it panel, served by the serve
   beforeAll(async () => {
     server = await startTestServer("sqlite");
     browser = await chromium.launch({
-      executablePath,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+      executablePath: chromiumPath,
+      args: chromiumArgs,
     });
     const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     const origin = new URL(server.url).origin;
