@@ -3,8 +3,8 @@
 // the answer's status, headers and body; the Servers box shows that origin too; the page asks nothing of any
 // other host. Skips, saying why, where no Chromium is installed.
 import { type Browser, chromium, type Page } from "playwright-core";
-import { browserAvailable, chromiumArgs, chromiumPath } from "../../../scripts/chromium.mjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { browserAvailable, chromiumArgs, chromiumPath } from "../../../scripts/chromium.mjs";
 import { startTestServer, type TestServer } from "./harness.js";
 
 const hasChromium = browserAvailable('the docs "Try it" test');
