@@ -9,11 +9,13 @@ import { createExecutor } from "./core/executor.js";
 import { writesHere, writesOnThread } from "./core/writes.js";
 import { OneLinePerRequest } from "./http/access-log.js";
 import { bodyParsing } from "./http/body.js";
+import { connectionOptions, connections } from "./http/connections.js";
 import { crossOrigin } from "./http/cors.js";
 import { docs } from "./http/docs.js";
 import { clientErrorHandler, errorHandling } from "./http/error-handler.js";
 import { guard } from "./http/guard.js";
 import { contractRoutes } from "./http/routes.js";
+import { shedding } from "./http/shedding.js";
 import { shutdown } from "./http/shutdown.js";
 import { handlers as allHandlers } from "./operations/index.js";
 import type { Context } from "./operations/support/handler.js";
@@ -50,6 +52,8 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
     // HEAD wherever GET is answered (the same headers, no body).
     exposeHeadRoutes: true,
     forceCloseConnections: "idle",
+    // Every wait for a client is bounded (408 after the header or request timeout); see ./http/connections.ts.
+    ...connectionOptions(config),
     routerOptions: { ignoreTrailingSlash: true },
     // Typed bodies for what Node's HTTP parser refuses before routing (431 for oversized headers).
     clientErrorHandler,
@@ -57,6 +61,12 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
     logController: new OneLinePerRequest(),
   });
   await fastify.register(shutdown);
+  const { maxConnectionsPerAddress, discardTimeoutMs } = config;
+  await fastify.register(connections, { maxConnectionsPerAddress, discardTimeoutMs });
+  await fastify.register(shedding, {
+    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+    retryAfterS: config.sheddingRetryAfterS,
+  });
   await fastify.register(bodyParsing, { bodyLimit });
   await fastify.register(errorHandling, { bodyLimit, validateResponses, violations });
   await fastify.register(crossOrigin, { origins: config.corsOrigins });

@@ -24,6 +24,24 @@ export interface ServerConfig {
   /** Origins allowed to call from a browser: `*`, a list, or none (CORS off). */
   corsOrigins: string[];
   logLevel: string;
+  /** Time a client has to send its request line and headers (408 after it). */
+  headersTimeoutMs: number;
+  /** Time a client has to send a whole request, body included (408 after it). */
+  requestTimeoutMs: number;
+  /** How long a kept-alive connection waits for its next request. */
+  keepAliveTimeoutMs: number;
+  /** How long a connection may stay silent both ways (a stalled upload, an answer nobody reads) before it is closed. */
+  idleTimeoutMs: number;
+  /** Connections one client address may hold at once; 0: no limit. */
+  maxConnectionsPerAddress: number;
+  /** How long a body refused before its end (a 413) is still read and discarded, so the caller reads the answer. */
+  discardTimeoutMs: number;
+  /** How long a shutdown waits for requests in flight before it closes their connections. */
+  shutdownTimeoutMs: number;
+  /** Mean event-loop delay over which requests are shed with 503; 0: never shed. */
+  maxEventLoopDelayMs: number;
+  /** The Retry-After (seconds) of a shed request. */
+  sheddingRetryAfterS: number;
 }
 
 export const DEFAULTS = {
@@ -37,6 +55,28 @@ export const DEFAULTS = {
   redisTimeoutMs: 50,
   redisPrefix: "workapi-rate-limit:",
   logLevel: "info",
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 72_000,
+  idleTimeoutMs: 120_000,
+  maxConnectionsPerAddress: 256,
+  discardTimeoutMs: 5_000,
+  shutdownTimeoutMs: 10_000,
+  maxEventLoopDelayMs: 200,
+  sheddingRetryAfterS: 2,
+} as const;
+
+/** The settings read from `WORKAPI_<NAME>` as whole numbers, with their defaults. */
+const WHOLE_NUMBER_SETTINGS = {
+  headersTimeoutMs: "WORKAPI_HEADERS_TIMEOUT_MS",
+  requestTimeoutMs: "WORKAPI_REQUEST_TIMEOUT_MS",
+  keepAliveTimeoutMs: "WORKAPI_KEEP_ALIVE_TIMEOUT_MS",
+  idleTimeoutMs: "WORKAPI_IDLE_TIMEOUT_MS",
+  maxConnectionsPerAddress: "WORKAPI_MAX_CONNECTIONS_PER_ADDRESS",
+  discardTimeoutMs: "WORKAPI_DISCARD_TIMEOUT_MS",
+  shutdownTimeoutMs: "WORKAPI_SHUTDOWN_TIMEOUT_MS",
+  maxEventLoopDelayMs: "WORKAPI_MAX_EVENT_LOOP_DELAY_MS",
+  sheddingRetryAfterS: "WORKAPI_SHEDDING_RETRY_AFTER_S",
 } as const;
 
 function integer(name: string, value: string | undefined, fallback: number): number {
@@ -46,6 +86,15 @@ function integer(name: string, value: string | undefined, fallback: number): num
     throw new Error(`${name} must be a whole number, not '${value}'`);
   }
   return parsed;
+}
+
+/** The bounds of every wait (timeouts, the connection limit, load shedding), from the environment. */
+function waitBounds(env: NodeJS.ProcessEnv) {
+  const entries = Object.entries(WHOLE_NUMBER_SETTINGS).map(([key, name]) => [
+    key,
+    integer(name, env[name], DEFAULTS[key as keyof typeof WHOLE_NUMBER_SETTINGS]),
+  ]);
+  return Object.fromEntries(entries) as Record<keyof typeof WHOLE_NUMBER_SETTINGS, number>;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerConfig> = {}): ServerConfig {
@@ -76,6 +125,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
       .map((origin) => origin.trim())
       .filter(Boolean),
     logLevel: env.LOG_LEVEL || DEFAULTS.logLevel,
+    ...waitBounds(env),
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
   };

@@ -101,6 +101,31 @@ export interface Running {
   stop(): Promise<void>;
 }
 
+/**
+ * Stops accepting and lets the requests in flight finish for at most `timeoutMs` (0: as long as they take);
+ * then the connections still open (a client stalled in its body, an answer nobody reads) are closed.
+ */
+async function drainThenClose(app: App, timeoutMs: number, logger: { warn(o: object, m: string): void }) {
+  const closed = app.close();
+  if (timeoutMs === 0) return closed;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), timeoutMs);
+  });
+  if ((await Promise.race([closed, late])) === "late") {
+    const open = await new Promise<number>((resolve) =>
+      app.fastify.server.getConnections((_error, count) => resolve(count)),
+    );
+    logger.warn(
+      { connections: open },
+      "shutdown: requests still in flight after the drain time; closing them",
+    );
+    app.fastify.server.closeAllConnections();
+  }
+  clearTimeout(timer);
+  await closed;
+}
+
 export async function startServer(
   config: ServerConfig,
   options: { signals?: boolean; print?: (line: string) => void; seedOnFirstStart?: boolean } = {},
@@ -140,7 +165,7 @@ export async function startServer(
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
-      await app.close(); // stops accepting, lets in-flight requests finish
+      await drainThenClose(app, config.shutdownTimeoutMs, logger);
       await store.close();
     })();
     return stopping;

@@ -99,7 +99,9 @@ export async function startTestServer(
   );
   const config = configFromEnv(
     { NODE_ENV: "test" },
-    { port: 0, host: "127.0.0.1", validateResponses: true, ...configOverrides },
+    // The test and this server share one event loop: the test's own work would count as the server falling
+    // behind, so load shedding is off unless a test sets it (test/faults.test.ts checks it).
+    { port: 0, host: "127.0.0.1", validateResponses: true, maxEventLoopDelayMs: 0, ...configOverrides },
   );
   const app = await buildApp({
     config,

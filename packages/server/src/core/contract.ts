@@ -6,6 +6,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.
 import addFormats from "ajv-formats";
 import { type ApiError, apiError } from "./errors.js";
 import { JsonText } from "./json-text.js";
+import { isStorableText } from "./storable-text.js";
 
 const SPEC_ID = "https://workapi.invalid/openapi.json";
 
@@ -281,16 +282,14 @@ export class PassedAnswers {
   }
 }
 
-/**
- * A NUL character or a lone UTF-16 surrogate: text neither database stores the same (PostgreSQL refuses
- * both, SQLite keeps them), so every string of an input, and every key, is checked for them before the
- * contract's schema is, and the same typed 400 is answered on both.
- */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly the character to find
-const UNSTORABLE = /[\u0000\p{Cs}]/u;
+/** How deep an input may nest objects and arrays: deeper inputs are refused before anything walks them. */
+export const MAX_INPUT_DEPTH = 64;
 
-/** Throws invalid_field naming the first string (or key) of `input` that holds an unstorable character. */
-export function requireStorableStrings(input: unknown, inQuery: boolean, path = ""): void {
+/**
+ * Throws invalid_field naming the first string (or key) of `input` that holds a NUL character or a lone UTF-16
+ * surrogate (see ./storable-text.ts), and bad_request for an input nested deeper than MAX_INPUT_DEPTH.
+ */
+export function requireStorableStrings(input: unknown, inQuery: boolean, path = "", depth = 0): void {
   const fail = (field: string) => {
     const name = field || "body";
     throw apiError(
@@ -300,19 +299,22 @@ export function requireStorableStrings(input: unknown, inQuery: boolean, path = 
     );
   };
   if (typeof input === "string") {
-    if (UNSTORABLE.test(input)) fail(path);
+    if (!isStorableText(input)) fail(path);
     return;
   }
   if (input === null || typeof input !== "object" || ArrayBuffer.isView(input)) return;
-  if (Array.isArray(input)) {
-    input.forEach((item, index) => {
-      requireStorableStrings(item, inQuery, path ? `${path}.${index}` : String(index));
-    });
-    return;
+  if (depth >= MAX_INPUT_DEPTH) {
+    throw apiError(
+      "bad_request",
+      `The ${inQuery ? "query" : "body"} nests objects or arrays more than ${MAX_INPUT_DEPTH} levels deep (at '${path}'); send a flatter document.`,
+    );
   }
-  for (const [key, value] of Object.entries(input)) {
-    if (UNSTORABLE.test(key)) fail(path);
-    requireStorableStrings(value, inQuery, path ? `${path}.${key}` : key);
+  const entries: Array<[string, unknown]> = Array.isArray(input)
+    ? input.map((item, index) => [String(index), item])
+    : Object.entries(input);
+  for (const [key, value] of entries) {
+    if (!isStorableText(key)) fail(path);
+    requireStorableStrings(value, inQuery, path ? `${path}.${key}` : key, depth + 1);
   }
 }
 

@@ -9,11 +9,25 @@ import type { FastifyError, FastifyRequest, RequestPayload } from "fastify";
 import { ApiError, apiError } from "../core/errors.js";
 import { shared } from "./plugin.js";
 
+/** UTF-8 decoding that refuses malformed bytes instead of replacing them with U+FFFD (a BOM is kept, as JSON.parse refuses it). */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
 export const bodyParsing = shared<{ bodyLimit: number }>(async (fastify, { bodyLimit }) => {
   fastify.addHook("preParsing", async (request, _reply, payload) => decoded(request, payload));
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
-    const text = String(body);
+  fastify.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => {
+    let text: string;
+    try {
+      text = STRICT_UTF8.decode(body as Buffer);
+    } catch {
+      return done(
+        apiError(
+          "parse_error",
+          "The body is not valid UTF-8; send JSON encoded as UTF-8 (no byte is replaced or dropped).",
+        ),
+        undefined,
+      );
+    }
     if (text.trim() === "") return done(null, {});
     try {
       done(null, JSON.parse(text));

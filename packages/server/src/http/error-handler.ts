@@ -110,7 +110,7 @@ export function clientErrorHandler(
   error: Error & { code?: string },
   socket: Socket,
 ): void {
-  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  if (error.code === "ECONNRESET" || socket.destroyed || answeredSockets.has(socket)) return;
   let status = 400;
   let failure = apiError("bad_request", "The request could not be read as HTTP/1.1.");
   if (error.code === "HPE_HEADER_OVERFLOW") {
@@ -124,11 +124,35 @@ export function clientErrorHandler(
     failure = apiError("bad_request", "The request was not received in time.");
   }
   this.log.trace({ err: error }, "client error");
-  if (socket.writable) {
-    const body = JSON.stringify(failure.body());
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
-    );
+  answerOnSocket(socket, status, failure);
+}
+
+/** Connections answered by answerOnSocket: whatever the client still sends is discarded until they close. */
+const answeredSockets = new WeakSet<Socket>();
+
+/**
+ * Writes a typed answer straight to a connection no request of which is being answered, and closes it: the
+ * end is sent after the answer, and the connection is destroyed once the client closes its side or after a
+ * second, so unread bytes of the client do not reset it before the answer is read.
+ */
+export function answerOnSocket(
+  socket: Socket,
+  status: number,
+  failure: ApiError,
+  headers: Record<string, string> = {},
+): void {
+  const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || answering?.headersSent) {
+    socket.destroy();
+    return;
   }
-  socket.destroy(error);
+  answeredSockets.add(socket);
+  const body = JSON.stringify(failure.body());
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\n${extra.join("")}Connection: close\r\n\r\n${body}`,
+  );
+  socket.resume();
+  socket.once("end", () => socket.destroy());
+  setTimeout(() => socket.destroy(), 1000).unref();
 }

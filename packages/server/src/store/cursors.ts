@@ -1,6 +1,7 @@
 // Cursors: base64url JSON of {v: sort values, s: seq, h: list hash, i?: inclusive}. One codec for every list,
 // the store's keyset pages and the in-memory pages of lists kept outside the record store (dev users).
 import { createHash } from "node:crypto";
+import { isStorableText } from "../core/storable-text.js";
 import { type Filter, type SortKey, StoreError } from "./types.js";
 
 /** The sort keys of a list as the cursor needs them: each key's path, direction and value type. */
@@ -63,7 +64,9 @@ export function decodeCursor(cursor: string, hash: string, keys: CursorKey[]): P
     Array.isArray(v) &&
     v.length === keys.length &&
     keys.every((key, n) =>
-      key.type === "number" ? typeof v[n] === "number" && Number.isFinite(v[n]) : typeof v[n] === "string",
+      key.type === "number"
+        ? typeof v[n] === "number" && Number.isFinite(v[n])
+        : typeof v[n] === "string" && isStorableText(v[n]),
     ) &&
     typeof s === "number" &&
     Number.isSafeInteger(s) &&

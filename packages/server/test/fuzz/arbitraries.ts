@@ -197,6 +197,15 @@ const NUL = "a\u0000b";
 const LONE_SURROGATE = "a\ud800b";
 const HUGE_STRING_LENGTH = 100_000;
 const HUGE_ARRAY_LENGTH = 33_000;
+/** Deeper than the server's limit on nesting (64) by far: a walk of it by recursion would overflow. */
+const DEEP_NESTING = 3_000;
+
+/** An array nested `depth` levels deep around a string: `[[[..."deep"...]]]`. */
+function nested(depth: number): unknown {
+  let value: unknown = "deep";
+  for (let level = 0; level < depth; level++) value = [value];
+  return value;
+}
 
 function setField(field: string, replacement: unknown): (value: Record<string, unknown>) => unknown {
   return (value) => ({ ...value, [field]: replacement });
@@ -219,7 +228,8 @@ function wrongTypeValues(types: string[]): Array<[string, unknown]> {
 /**
  * The ways of breaking a request whose (object) schema is `node`: the whole body replaced by `null` or another
  * type, a required field left out, an undeclared field added, and per top-level field a wrong type, `null`,
- * a NUL byte, a lone surrogate, a huge string or array, and each bound or enum broken. Some of these leave the
+ * a NUL byte, a lone surrogate, a huge string or array, and each bound or enum broken; a cursor of garbage (with
+ * and without NUL), and the first field nested 3,000 levels deep. Some of these leave the
  * request valid per the schema (a NUL byte in a free-text field); the caller tells them apart with the validator.
  */
 export function mutationsOf(doc: unknown, node: unknown): Mutation[] {
@@ -230,6 +240,11 @@ export function mutationsOf(doc: unknown, node: unknown): Mutation[] {
     { kind: "string body", apply: () => "body" },
     { kind: "number body", apply: () => 42 },
   ];
+  const first = Object.keys((schema.properties ?? {}) as object)[0];
+  if (first) {
+    const deep = nested(DEEP_NESTING);
+    mutations.push({ kind: "nested 3000 levels deep", field: first, apply: setField(first, deep) });
+  }
   if (schema.additionalProperties === false || schema.unevaluatedProperties === false) {
     mutations.push({ kind: "undeclared field", field: "fuzz_extra", apply: setField("fuzz_extra", "x") });
   }
@@ -279,7 +294,10 @@ export function mutationsOf(doc: unknown, node: unknown): Mutation[] {
     if (property.maximum !== undefined) add("above maximum", property.maximum + 1);
     if (property.format === "date-time") add("bad date-time", "yesterday");
     if (property.pattern) add("pattern broken", " ");
-    if (name === "cursor") add("garbage cursor", "Z2FyYmFnZQ");
+    if (name === "cursor") {
+      add("garbage cursor", "Z2FyYmFnZQ");
+      add("garbage cursor with NUL", "Z2Fy\u0000YmFnZQ");
+    }
   }
   return mutations;
 }
