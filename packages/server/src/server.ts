@@ -103,13 +103,16 @@ export function keepStatistics(
   minutes: number,
   logger: { warn(object: object, message: string): void },
 ): { stop(): void } {
-  let running: Promise<void> | undefined;
+  // One update at a time: a slow one is not joined by the next.
+  let busy = false;
   const update = () => {
-    running ??= store
+    if (busy) return;
+    busy = true;
+    store
       .updateStatistics()
       .catch((error: unknown) => logger.warn({ err: error }, "updating the planner's statistics failed"))
       .finally(() => {
-        running = undefined;
+        busy = false;
       });
   };
   update();
