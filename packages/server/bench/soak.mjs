@@ -1,7 +1,11 @@
-// A bounded soak run for manual use: starts the built server as a child process on a fresh data directory (or
-// on the database in DATABASE_URL when it is set: the run's records stay there), drives it with concurrent writers and readers for --minutes, and prints the
-// server's resident memory (RSS) and the request counts every --every seconds, then a summary.
-//   pnpm soak --minutes 5 --concurrency 16 --every 10
+// A soak run: starts the built server as a child process on a fresh data directory (or on the database in
+// DATABASE_URL when it is set: the run's records stay there), first grows its tables (works with long
+// timelines, tags) past --grow records through the interface, then drives it for --minutes with a realistic
+// mix of concurrent reads and writes. Every --every seconds it prints each operation's p50/p99 over that
+// interval and the server's resident memory (RSS); at the end, each read's p99 over the last interval
+// against the goal (25 ms) and the RSS growth after the growing phase (goal: 10% at most).
+//   pnpm soak                       (30 minutes)
+//   pnpm soak --minutes 3 --grow 20000 --concurrency 16 --every 30
 import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -11,17 +15,22 @@ import { parseArgs, promisify } from "node:util";
 
 const { values } = parseArgs({
   options: {
-    minutes: { type: "string", default: "2" },
+    minutes: { type: "string", default: "30" },
+    grow: { type: "string", default: "100000" },
     concurrency: { type: "string", default: "16" },
-    every: { type: "string", default: "10" },
+    every: { type: "string", default: "30" },
   },
 });
 const minutes = Number(values.minutes);
+const grow = Number(values.grow);
 const concurrency = Number(values.concurrency);
 const every = Number(values.every);
 for (const [name, value] of Object.entries({ minutes, concurrency, every })) {
   if (!(value > 0)) throw new Error(`--${name} must be a positive number`);
 }
+if (!(grow >= 0)) throw new Error("--grow must be a number of records");
+const READ_P99_GOAL_MS = 25;
+const RSS_GROWTH_GOAL = 0.1;
 
 const cli = new URL("../dist/cli.js", import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), "workapi-soak-"));
@@ -74,65 +83,162 @@ const part = (await post("/parts.create", { type: "product", name: "soak", owned
 
 const run = randomBytes(3).toString("hex");
 const counts = { requests: 0, ok: 0, clientErrors: 0, serverErrors: 0, failed: 0 };
-const started = Date.now();
-const deadline = started + minutes * 60_000;
-const rss = [];
+/** Latencies (ms) per operation in the current interval. */
+let latencies = new Map();
+let records = 0;
 
-// Each worker mixes writes (tags, works) and reads (lists with paging, gets).
-async function worker(n) {
+async function timed(name, path, body) {
+  const start = performance.now();
+  try {
+    const answer = await post(path, body);
+    const list = latencies.get(name) ?? [];
+    list.push(performance.now() - start);
+    latencies.set(name, list);
+    counts.requests++;
+    if (answer.status >= 500) counts.serverErrors++;
+    else if (answer.status >= 400) counts.clientErrors++;
+    else counts.ok++;
+    return answer;
+  } catch {
+    counts.failed++;
+    return undefined;
+  }
+}
+
+/** The works whose timelines grow, and the cursors of their timelines' later pages. */
+const works = [];
+const pick = (list) => list[Math.floor(Math.random() * list.length)];
+
+async function newWork(n, i) {
+  const answer = await timed("works.create", "/works.create", {
+    type: "issue",
+    title: `soak ${run} ${n} ${i}`,
+    applies_to_part: part,
+    owned_by: [self],
+  });
+  const id = answer?.body?.work?.id;
+  if (id) works.push(id);
+  records++;
+}
+
+async function comment(i) {
+  const object = pick(works);
+  if (!object) return;
+  await timed("timeline-entries.create", "/timeline-entries.create", {
+    type: "timeline_comment",
+    object,
+    body: `soak comment ${i}`,
+  });
+  records++;
+}
+
+/** Growing: mostly timeline comments on a few hundred works (long timelines), some works and tags. */
+async function grower(n) {
+  for (let i = 0; records < grow; i++) {
+    if (works.length < 200 || i % 20 === 0) await newWork(n, i);
+    else if (i % 10 === 5) {
+      await timed("tags.create", "/tags.create", { name: `soak-${run}-${n}-${i}` });
+      records++;
+    } else await comment(i);
+  }
+}
+
+/** The measured mix: two reads to each write, as clients of a tracker read. */
+async function worker(n, deadline) {
+  let cursor;
   for (let i = 0; Date.now() < deadline; i++) {
-    try {
-      let answer;
-      switch (i % 4) {
-        case 0:
-          answer = await post("/tags.create", { name: `soak-${run}-${n}-${i}` });
-          break;
-        case 1:
-          answer = await post("/works.create", {
-            type: "issue",
-            title: `soak ${n} ${i}`,
-            applies_to_part: part,
-            owned_by: [self],
-          });
-          break;
-        case 2:
-          answer = await post("/works.list", { limit: 50 });
-          break;
-        default:
-          answer = await post("/tags.list", { limit: 50 });
-      }
-      counts.requests++;
-      if (answer.status >= 500) counts.serverErrors++;
-      else if (answer.status >= 400) counts.clientErrors++;
-      else counts.ok++;
-    } catch {
-      counts.failed++;
+    switch (i % 9) {
+      case 0:
+        await newWork(n, i);
+        break;
+      case 1:
+        await comment(i);
+        break;
+      case 2:
+        await timed("tags.create", "/tags.create", { name: `soak-${run}-m-${n}-${i}` });
+        break;
+      case 3:
+        cursor = (await timed("works.list", "/works.list", { limit: 50, ...(cursor ? { cursor } : {}) }))
+          ?.body?.next_cursor;
+        break;
+      case 4:
+        await timed("works.get", "/works.get", { id: pick(works) });
+        break;
+      case 5:
+      case 6:
+        await timed("timeline-entries.list", "/timeline-entries.list", { object: pick(works), limit: 50 });
+        break;
+      case 7:
+        await timed("tags.list", "/tags.list", { limit: 50 });
+        break;
+      default:
+        await timed("works.list (modified)", "/works.list", { limit: 50, sort_by: ["modified_date:desc"] });
     }
   }
 }
 
-function report() {
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/** Prints the interval's p50/p99 per operation and the RSS; returns the interval's figures. */
+function report(phase, started) {
   const elapsed = (Date.now() - started) / 1000;
   const mib = rssMiB();
-  rss.push(mib);
+  const figures = {};
+  for (const [name, list] of [...latencies].sort(([a], [b]) => a.localeCompare(b))) {
+    const sorted = list.sort((a, b) => a - b);
+    figures[name] = { n: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
+  }
+  latencies = new Map();
   console.log(
-    `${elapsed.toFixed(0).padStart(5)} s  rss ${mib.toFixed(1).padStart(7)} MiB  requests ${counts.requests}  ` +
-      `2xx ${counts.ok}  4xx ${counts.clientErrors}  5xx ${counts.serverErrors}  failed ${counts.failed}  ` +
-      `${elapsed > 0 ? (counts.requests / elapsed).toFixed(0) : 0} req/s`,
+    `${phase} ${elapsed.toFixed(0).padStart(5)} s  rss ${mib.toFixed(1)} MiB  records ~${records}  ` +
+      `requests ${counts.requests}  5xx ${counts.serverErrors}  failed ${counts.failed}`,
   );
+  for (const [name, f] of Object.entries(figures)) {
+    console.log(
+      `    ${name.padEnd(26)} n ${String(f.n).padStart(6)}  p50 ${f.p50.toFixed(1).padStart(7)} ms  p99 ${f.p99.toFixed(1).padStart(7)} ms`,
+    );
+  }
+  return { mib, figures };
 }
 
-console.log(`soak: ${minutes} min, ${concurrency} workers, against ${url} (data in ${dataDir})`);
-report();
-const timer = setInterval(report, every * 1000);
-await Promise.all(Array.from({ length: concurrency }, (_, n) => worker(n)));
-clearInterval(timer);
-report();
-const first = rss.find((v) => !Number.isNaN(v)) ?? Number.NaN;
+async function phase(name, work) {
+  const started = Date.now();
+  const reports = [];
+  const timer = setInterval(() => reports.push(report(name, started)), every * 1000);
+  await Promise.all(Array.from({ length: concurrency }, (_, n) => work(n)));
+  clearInterval(timer);
+  reports.push(report(name, started));
+  return reports;
+}
+
+console.log(`soak: grow to ${grow} records, then ${minutes} min, ${concurrency} workers, against ${url}`);
+await phase("grow", grower);
+const deadline = Date.now() + minutes * 60_000;
+const reports = await phase("mix ", (n) => worker(n, deadline));
+const rss = reports.map((r) => r.mib).filter((v) => !Number.isNaN(v));
+const [first = Number.NaN] = rss;
+const last = rss[rss.length - 1] ?? Number.NaN;
+const growth = (last - first) / first;
 console.log(
-  `done: ${counts.requests} requests, ${counts.serverErrors} answered 5xx, ${counts.failed} failed; ` +
-    `rss ${first.toFixed(1)} -> ${rss[rss.length - 1].toFixed(1)} MiB (max ${Math.max(...rss).toFixed(1)})`,
+  `done: ${counts.requests} requests, ${counts.serverErrors} answered 5xx, ${counts.failed} failed, ~${records} records`,
 );
+console.log(
+  `rss after growing ${first.toFixed(1)} MiB -> end ${last.toFixed(1)} MiB (max ${Math.max(...rss).toFixed(1)}): ` +
+    `${(growth * 100).toFixed(1)}% (goal <= ${RSS_GROWTH_GOAL * 100}%)`,
+);
+// The end: of the last two intervals, the fuller one (the final report may hold only the requests that were
+// still under way at the deadline).
+const served = (r) => Object.values(r?.figures ?? {}).reduce((sum, f) => sum + f.n, 0);
+const [before, final] = reports.slice(-2);
+const lastFigures = (served(final) >= served(before) ? final : before)?.figures ?? {};
+for (const [name, f] of Object.entries(lastFigures)) {
+  if (/\.(list|get)/.test(name)) {
+    const verdict = f.p99 <= READ_P99_GOAL_MS ? "ok" : "over the goal";
+    console.log(
+      `read ${name}: p99 ${f.p99.toFixed(1)} ms at the end (goal <= ${READ_P99_GOAL_MS} ms): ${verdict}`,
+    );
+  }
+}
 const exited = new Promise((resolve) => child.once("exit", resolve));
 child.kill("SIGTERM");
 await exited;

@@ -14,6 +14,8 @@ export interface ServerConfig {
   redisTimeoutMs: number;
   /** The prefix of the rate limits' keys in Redis. */
   redisPrefix: string;
+  /** How often the query planner's statistics are brought up to date (also once at start); 0: at start only. */
+  statisticsIntervalMinutes: number;
   /** Largest request body in bytes. */
   bodyLimit: number;
   /** Requests per token (or per client address, without one) in each window. */
@@ -54,6 +56,7 @@ export const DEFAULTS = {
   rateLimitWindowMs: 5 * 60 * 1000,
   redisTimeoutMs: 50,
   redisPrefix: "workapi-rate-limit:",
+  statisticsIntervalMinutes: 60,
   logLevel: "info",
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
@@ -116,6 +119,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
       DEFAULTS.redisTimeoutMs,
     ),
     redisPrefix: env.WORKAPI_REDIS_PREFIX || DEFAULTS.redisPrefix,
+    statisticsIntervalMinutes: integer(
+      "WORKAPI_STATISTICS_INTERVAL_MINUTES",
+      env.WORKAPI_STATISTICS_INTERVAL_MINUTES,
+      DEFAULTS.statisticsIntervalMinutes,
+    ),
     validateResponses:
       env.WORKAPI_VALIDATE_RESPONSES !== undefined
         ? env.WORKAPI_VALIDATE_RESPONSES === "true"

@@ -94,6 +94,33 @@ export function writeAdminToken(dataDir: string, secret: string): string {
   return file;
 }
 
+/**
+ * Brings the query planner's statistics up to date now and then every `minutes` (0: now only), so that the
+ * plans stay right as tables grow (./store/statistics.ts). A failure is logged; the server goes on.
+ */
+export function keepStatistics(
+  store: Store,
+  minutes: number,
+  logger: { warn(object: object, message: string): void },
+): { stop(): void } {
+  // One update at a time: a slow one is not joined by the next.
+  let busy = false;
+  const update = () => {
+    if (busy) return;
+    busy = true;
+    store
+      .updateStatistics()
+      .catch((error: unknown) => logger.warn({ err: error }, "updating the planner's statistics failed"))
+      .finally(() => {
+        busy = false;
+      });
+  };
+  update();
+  const timer = minutes > 0 ? setInterval(update, minutes * 60_000) : undefined;
+  timer?.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
 export interface Running {
   app: App;
   store: Store;
@@ -139,6 +166,7 @@ export async function startServer(
   });
   const first = await bootstrap(store);
   if (first.issued && options.seedOnFirstStart) await runSeed(store, first.org, first.admin, {});
+  const statistics = keepStatistics(store, config.statisticsIntervalMinutes, logger);
   // On a SQLite file, writes run on a thread of their own (src/core/writes.ts).
   const writeThread =
     config.databaseUrl || config.dataDir === ":memory:" ? {} : { writeThread: { dataDir: config.dataDir } };
@@ -165,6 +193,7 @@ export async function startServer(
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      statistics.stop();
       await drainThenClose(app, config.shutdownTimeoutMs, logger);
       await store.close();
     })();

@@ -297,24 +297,38 @@ export class Expressions {
    * The rows strictly on `side` of `position` in the order of `keys` + seq (and the row itself when
    * `position.inclusive`): k0 > v0 OR (k0 = v0 AND k1 > v1) OR ... OR (all equal AND seq > s), with each `>`
    * turned around for descending keys and for the `before` side. The leading `k0 >= v0` adds nothing
-   * logically; it lets the database start an index range scan at the position.
+   * logically; it lets the database start an index range scan at the position. The alternatives compare the
+   * same values in a form no index answers (`+k` on SQLite, `k || ''` or `k + 0` on PostgreSQL): else the
+   * planner may answer each alternative from the index on its own and join them (SQLite's MULTI-INDEX OR,
+   * PostgreSQL's BitmapOr), which loses the index order and sorts every row past the position; both did at
+   * 100,000 records (test/store/query-plans.test.ts).
    */
   keyset(keys: SortSpec[], position: Position, side: Side): Condition {
     const lastDirection = keys[keys.length - 1]?.direction ?? "asc";
-    const terms: Array<{ expr: Sql; direction: "asc" | "desc"; value: string | number }> = [
+    const terms: Array<{
+      expr: Sql;
+      type: SortSpec["type"];
+      direction: "asc" | "desc";
+      value: string | number;
+    }> = [
       ...keys.map((key, i) => ({
         expr: key.expr,
+        type: key.type,
         direction: key.direction,
         value: position.values[i] ?? "",
       })),
-      { expr: sql.ref("records.seq"), direction: lastDirection, value: position.seq },
+      { expr: sql.ref("records.seq"), type: "number", direction: lastDirection, value: position.seq },
     ];
     const upward = (direction: "asc" | "desc") => (side === "after") === (direction === "asc");
+    const unindexed = ({ expr, type }: (typeof terms)[number]) => {
+      if (!this.#pg) return sql`+${expr}`;
+      return type === "number" ? sql`(${expr} + 0)` : sql`(${expr} || '')`;
+    };
     const alternatives = terms.map((term, i) => {
-      const equal = terms.slice(0, i).map((t) => sql`${t.expr} = ${t.value}`);
+      const equal = terms.slice(0, i).map((t) => sql`${unindexed(t)} = ${t.value}`);
       const orEqual = i === terms.length - 1 && position.inclusive ? "=" : "";
       const op = sql.raw(`${upward(term.direction) ? ">" : "<"}${orEqual}`);
-      return sql`(${sql.join([...equal, sql`${term.expr} ${op} ${term.value}`], sql` and `)})`;
+      return sql`(${sql.join([...equal, sql`${unindexed(term)} ${op} ${term.value}`], sql` and `)})`;
     });
     const first = terms[0] as (typeof terms)[number];
     const bound = sql`${first.expr} ${sql.raw(upward(first.direction) ? ">=" : "<=")} ${first.value}`;

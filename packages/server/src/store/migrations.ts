@@ -11,6 +11,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     "0002_credential_changes": credentialChanges(dialect),
     "0003_kept_record_changes": keptRecordChanges(dialect),
     "0004_ticket_is_frozen": ticketIsFrozen(dialect),
+    "0005_records_parent_sorted": recordsParentSorted(),
   };
   return { getMigrations: async () => migrations };
 }
@@ -288,6 +289,35 @@ function ticketIsFrozen(dialect: DialectName): Migration {
     },
     async down(): Promise<void> {
       // The field stays: it is part of the record the interface shows.
+    },
+  };
+}
+
+/**
+ * A record's children (the entries of a timeline) are read in created order: the parent index carries that
+ * order too, so the query that finds them by parent needs no sort, and the planner has no reason left to walk
+ * the created-date index of the whole family instead (it did on SQLite without statistics, 155-250 ms a page
+ * at 131,000 timeline entries). The new index begins with the old one's columns, which it replaces.
+ */
+function recordsParentSorted(): Migration {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createIndex("records_parent_created")
+        .ifNotExists()
+        .on("records")
+        .columns(["org_id", "kind", "parent_id", "created_date", "seq"])
+        .execute();
+      await db.schema.dropIndex("records_parent").ifExists().execute();
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createIndex("records_parent")
+        .ifNotExists()
+        .on("records")
+        .columns(["org_id", "kind", "parent_id"])
+        .execute();
+      await db.schema.dropIndex("records_parent_created").ifExists().execute();
     },
   };
 }

@@ -13,6 +13,7 @@ import * as orgs from "./orgs-and-users.js";
 import * as lists from "./record-lists.js";
 import * as records from "./records.js";
 import type { SqlContext } from "./sql-context.js";
+import { updateStatistics } from "./statistics.js";
 import type { DB } from "./tables.js";
 import * as tokens from "./tokens.js";
 import type {
@@ -66,6 +67,10 @@ export class SqlStore implements Store {
   async close(): Promise<void> {
     if (this.#db.isTransaction) throw new Error("close() is for the root store, not a transaction");
     await this.#db.destroy();
+  }
+
+  updateStatistics(): Promise<void> {
+    return updateStatistics(this.#db, this.dialect);
   }
 
   // Organizations and dev users ---------------------------------------------------------------------------

@@ -174,6 +174,8 @@ export interface Store {
   /** Runs `fn` in one transaction; every store call made through `tx` is part of it. */
   transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R>;
   close(): Promise<void>;
+  /** Brings the query planner's statistics up to date where they are missing or stale (./statistics.ts). */
+  updateStatistics(): Promise<void>;
 
   // Organizations, users, tokens.
   createOrg(name: string): Promise<Org>;
