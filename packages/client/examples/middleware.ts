@@ -36,14 +36,10 @@ api.use(logging, tracing);
 await api.tags.list();
 api.eject(tracing);
 
-// Middleware sees each call once (after its retries) and never the token. To see every attempt, wrap fetch.
-export const perAttempt = createClient({
-  baseUrl: "http://localhost:8080",
-  token: "<your token>",
-  retry: true,
-  fetch: async (request) => {
-    const response = await fetch(request);
-    console.log(`attempt: ${request.method} ${request.url} ${response.status}`);
-    return response;
+// Middleware runs for each attempt (a retry too), told its number, and never sees the token.
+export const retries: Middleware = {
+  onResponse({ attempt, request, response }) {
+    if (attempt > 1) console.warn(`attempt ${attempt}: ${request.method} ${request.url} ${response.status}`);
   },
-});
+};
+api.use(retries);

@@ -7,7 +7,10 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
-const BUDGET = 3 * 1024;
+// 3.25 kB since issue 25 (3 kB before): middleware run for each attempt with its number (the retry loop wraps
+// whole openapi-fetch requests, so the client keeps its own middleware list), `.all()` answering one
+// `{ data, error }` and a `baseUrl` checked at creation cost about 160 bytes that trimming could not win back.
+const BUDGET = 3.25 * 1024;
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const entry = join(root, "dist", "index.js");
 if (!existsSync(entry)) {

@@ -1,5 +1,5 @@
 // createClient: the openapi-fetch client of every path and method, and the named-operation facade.
-import type { paths, SuccessBody } from "@workapi/types";
+import type { paths } from "@workapi/types";
 import createFetchClient, { type Client, type ClientOptions as FetchClientOptions } from "openapi-fetch";
 import { ApiError } from "./errors.js";
 import {
@@ -12,13 +12,32 @@ import {
   safeOperations,
   writeOperations,
 } from "./generated/operations.js";
-import type { Args, CallOptions, PageItem, PageOptions, PageParams, RetryOptions } from "./operation.js";
-import { paginate as follow, type PageCall } from "./paginate.js";
-import { createTransport, type Fetch, retrySettings, type TokenSource } from "./transport.js";
+import type {
+  AllResult,
+  Args,
+  CallOptions,
+  PageOptions,
+  PageParams,
+  PageResults,
+  RetryOptions,
+  Throws,
+} from "./operation.js";
+import { collect, paginate as follow } from "./paginate.js";
+import {
+  type Fetch,
+  type Middleware,
+  retrySettings,
+  type Send,
+  sendCall,
+  type TokenSource,
+} from "./transport.js";
 
 /** Options of {@link createClient}; the openapi-fetch options (`headers`, `querySerializer`...) pass through. */
 export interface ClientOptions extends Omit<FetchClientOptions, "baseUrl" | "fetch"> {
-  /** Where the interface is served, e.g. `https://api.example.com` (the operation paths follow it). */
+  /**
+   * Where the interface is served: an absolute http(s) URL, e.g. `https://api.example.com` (the operation
+   * paths follow it); anything else throws a TypeError at once.
+   */
   baseUrl: string;
   /** The bearer token, or a function returning it (sync or async), called for every attempt of a request. */
   token?: TokenSource;
@@ -37,24 +56,38 @@ export type PaginatedName = keyof PaginatedOperations;
 type IdOf<N extends PaginatedName> = OperationIds[N];
 type ItemsOf<N extends PaginatedName> = PaginatedOperations[N]["items"];
 
-/** `api.paginate(name, params, options)`: the entries, or with `pages: true` the pages, of a paginated operation. */
-export interface Paginate {
-  <N extends PaginatedName>(
+/**
+ * `api.paginate(name, params, options)`: as the operation's `.all()`, or with `pages: true` its `.pages()`.
+ * `T` is true when the client throws.
+ */
+export interface Paginate<T extends boolean = false> {
+  <N extends PaginatedName, const C extends PageOptions & { pages?: false } = Empty>(
     name: N,
-    ...args: Args<PageParams<IdOf<N>>, PageOptions & { pages?: false }>
-  ): AsyncGenerator<PageItem<IdOf<N>, ItemsOf<N>>, void, undefined>;
-  <N extends PaginatedName>(
+    ...args: Args<PageParams<IdOf<N>>, C>
+  ): Promise<AllResult<IdOf<N>, ItemsOf<N>, Throws<C, T>>>;
+  <N extends PaginatedName, const C extends PageOptions & { pages: true } = { pages: true }>(
     name: N,
-    ...args: Args<PageParams<IdOf<N>>, PageOptions & { pages: true }>
-  ): AsyncGenerator<SuccessBody<IdOf<N>>, void, undefined>;
+    ...args: Args<PageParams<IdOf<N>>, C>
+  ): PageResults<IdOf<N>, Throws<C, T>>;
 }
+type Empty = Record<never, never>;
 
 /**
- * The client: openapi-fetch's `GET`, `POST`... `use` and `eject`, the named operations (`api.tags.list`) and
- * `paginate`. `T` is true when the client was created with `throwOnError: true`.
+ * The client: openapi-fetch's `GET`, `POST`..., `use` and `eject` (whose middleware runs for each attempt), the
+ * named operations (`api.tags.list`) and `paginate`. `T` is true when the client was created with
+ * `throwOnError: true`.
  */
-export type WorkApiClient<T extends boolean = false> = Client<paths, "application/json"> &
-  Facade<T> & { paginate: Paginate };
+export type WorkApiClient<T extends boolean = false> = Omit<
+  Client<paths, "application/json">,
+  "use" | "eject"
+> &
+  Facade<T> & {
+    paginate: Paginate<T>;
+    /** Adds middleware, run for each attempt of every request. */
+    use(...middleware: Middleware[]): void;
+    /** Removes middleware added by `use`. */
+    eject(...middleware: Middleware[]): void;
+  };
 
 type Init = CallOptions & { fetch?: Fetch; body?: unknown; [key: string]: unknown };
 type AnyResponse = { data?: unknown; error?: unknown; response: Response };
@@ -119,16 +152,12 @@ function addFacade(client: Record<string, unknown>, request: Request) {
   const paginate = (
     name: string,
     params?: Record<string, unknown>,
-    pageOptions?: PageOptions & { pages?: boolean },
+    { pages, ...pageOptions }: PageOptions & { pages?: boolean } = {},
   ) => {
     const shape = readOperations[name as keyof typeof readOperations];
     if (!shape) throw new TypeError(`${name} is not a paginated operation`);
-    const page: PageCall = async (body, callOptions) =>
-      (await operationCall(name, request)(body, { ...callOptions, throwOnError: true })).data as Record<
-        string,
-        unknown
-      >;
-    return follow(page, shape, params, pageOptions);
+    const answers = follow(operationCall(name, request), shape, params, pageOptions);
+    return pages ? answers : collect(answers, shape.items);
   };
   client.paginate = paginate;
   for (const name of [...safeOperations, ...writeOperations]) {
@@ -152,46 +181,53 @@ function addFacade(client: Record<string, unknown>, request: Request) {
   }
 }
 
-/** Creates a client of the interface. */
+/** Creates a client of the interface; throws a TypeError when `baseUrl` is not an absolute http(s) URL. */
 export function createClient<const O extends ClientOptions>(
   options: O,
 ): WorkApiClient<O extends { throwOnError: true } ? true : false> {
   const { token, retry, deadline, throwOnError, fetch, ...fetchOptions } = options;
+  // An absolute http(s) URL: a scheme, `//` and a host (a relative or schemeless one would fail at each call).
+  if (!/^https?:\/\/[^/?#\s]/i.test(options.baseUrl)) {
+    throw new TypeError(`baseUrl must be an absolute http(s) URL, not ${JSON.stringify(options.baseUrl)}`);
+  }
   // Query arrays go comma-separated, as the contract publishes them (`state=open,closed`).
   const raw = createFetchClient<paths>({
     querySerializer: { array: { style: "form", explode: false } },
     ...fetchOptions,
   });
-  const send = raw.request as unknown as Request;
+  const send = raw.request as unknown as Send;
+  let middleware: Middleware[] = [];
 
-  // Every request, from the facade or from GET/POST..., comes here with its own transport.
+  // Every request, from the facade or from GET/POST..., comes here: one openapi-fetch request per attempt.
   const request: Request = async (method, url, init = {}) => {
     const {
       retry: callRetry,
       deadline: callDeadline,
       throwOnError: callThrows,
       fetch: callFetch,
+      signal,
       ...rest
     } = init;
-    const transport = createTransport({
+    const result = await sendCall(send, method, url, rest, {
       token,
       retry: retrySettings(retry, callRetry),
       deadline: callDeadline ?? deadline,
       fetch: callFetch ?? fetch,
+      signal,
+      middleware,
     });
-    let result: AnyResponse;
-    try {
-      // The deadline covers reading the answer too: it ends when openapi-fetch has parsed it.
-      result = await send(method, url, { ...rest, fetch: transport });
-    } finally {
-      transport.end();
-    }
     if ((callThrows ?? throwOnError) && !result.response.ok) {
       throw new ApiError(result.response, result.error);
     }
     return result;
   };
-  const client: Record<string, unknown> = { use: raw.use, eject: raw.eject, request };
+  const client: Record<string, unknown> = {
+    use: (...added: Middleware[]) => middleware.push(...added),
+    eject: (...removed: Middleware[]) => {
+      middleware = middleware.filter((m) => !removed.includes(m));
+    },
+    request,
+  };
   addFacade(client, request);
   // openapi-fetch's GET, POST... go through `request` too.
   for (const method of Object.keys(raw)) {

@@ -1,6 +1,5 @@
 // @workapi/client: a typed client of the workapi work-management interface.
 export type { ApiErrorBody, ErrorOfType, ErrorType } from "@workapi/types";
-export type { Middleware } from "openapi-fetch";
 export {
   type ClientOptions,
   createClient,
@@ -11,12 +10,20 @@ export {
 export { type AnyResult, ApiError, unwrap } from "./errors.js";
 export type { Facade, OperationIds } from "./generated/operations.js";
 export type {
+  AllResult,
   CallOptions,
   Operation,
   PageItem,
   PageOptions,
+  PageResults,
   PaginatedOperation,
   Result,
   RetryOptions,
 } from "./operation.js";
-export { type Fetch, retryDefaults, type TokenSource } from "./transport.js";
+export {
+  type Fetch,
+  type Middleware,
+  type MiddlewareParams,
+  retryDefaults,
+  type TokenSource,
+} from "./transport.js";

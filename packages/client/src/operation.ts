@@ -32,18 +32,25 @@ export interface CallOptions {
 }
 
 /** Options of a pagination: the call options, plus the direction and the most entries to return. */
-export interface PageOptions extends Omit<CallOptions, "throwOnError"> {
+export interface PageOptions extends CallOptions {
   /** `after` (the default) follows each answer's next cursor, `before` its previous cursor. */
   mode?: "after" | "before";
   /** The most entries to return over all pages (the request's `limit` is the size of each page). */
-  limit?: number;
+  max?: number;
 }
 
-/** The answer of a call: `data` on success, the typed error body on an error answer. */
-export type Result<Id extends OperationId, Throws extends boolean> = Throws extends true
-  ? Success<Id>
-  : Success<Id> | { data?: never; error: ErrorBody<Id>; response: Response };
-type Success<Id extends OperationId> = { data: SuccessBody<Id>; error?: never; response: Response };
+/**
+ * The answer of a call: `data` on success (`Data`, the operation's success body unless told), the typed error
+ * body on an error answer.
+ */
+export type Result<
+  Id extends OperationId,
+  Throws extends boolean,
+  Data = SuccessBody<Id>,
+> = Throws extends true
+  ? Success<Data>
+  : Success<Data> | { data?: never; error: ErrorBody<Id>; response: Response };
+type Success<Data> = { data: Data; error?: never; response: Response };
 
 /** Whether a call with options `C` throws, given the client's setting `T`. */
 export type Throws<C, T extends boolean> = C extends { throwOnError: true }
@@ -90,11 +97,29 @@ export type Operation<Id extends OperationId, T extends boolean, Files extends s
   ...args: Args<Input<Id, Files>, C>
 ) => Promise<Result<Id, Throws<C, T>>>;
 
-/** A named operation with cursors: also iterates over every entry (`all`) or every page (`pages`). */
+/** The answer of `.all()`: every entry of the pages as `data`, or the first error answer. */
+export type AllResult<Id extends OperationId, Items extends string, Throws extends boolean> = Result<
+  Id,
+  Throws,
+  PageItem<Id, Items>[]
+>;
+
+/** The answers of `.pages()`, one per page, the last one an error answer if any. */
+export type PageResults<Id extends OperationId, Throws extends boolean> = AsyncGenerator<
+  Result<Id, Throws>,
+  void,
+  undefined
+>;
+
+/**
+ * A named operation with cursors: also answers every entry at once (`all`) or iterates over the answer of
+ * every page (`pages`). Both follow the cursors until the last page, `max` entries or an error answer, and
+ * throw an ApiError instead, as calls do, with `throwOnError`.
+ */
 export interface PaginatedOperation<Id extends OperationId, Items extends string, T extends boolean>
   extends Operation<Id, T> {
-  /** Every entry, page after page, until the last page or `limit` entries; throws an ApiError on an error. */
-  all(...args: Args<PageParams<Id>, PageOptions>): AsyncGenerator<PageItem<Id, Items>, void, undefined>;
-  /** Every page (whole answers), until the last page or `limit` entries; throws an ApiError on an error. */
-  pages(...args: Args<PageParams<Id>, PageOptions>): AsyncGenerator<SuccessBody<Id>, void, undefined>;
+  all<const C extends PageOptions = Empty>(
+    ...args: Args<PageParams<Id>, C>
+  ): Promise<AllResult<Id, Items, Throws<C, T>>>;
+  pages<const C extends PageOptions = Empty>(...args: Args<PageParams<Id>, C>): PageResults<Id, Throws<C, T>>;
 }

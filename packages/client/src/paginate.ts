@@ -1,4 +1,5 @@
 // Pagination: follows an operation's cursors (named by x-pagination) page after page.
+import type { AnyResult } from "./errors.js";
 import type { PageOptions } from "./operation.js";
 
 /** Where a paginated operation's answer keeps its entries and its cursors. */
@@ -11,38 +12,45 @@ export interface PageShape {
 }
 
 type Page = Record<string, unknown>;
-/** Sends one page request; throws an ApiError for an error answer. */
-export type PageCall = (body: Record<string, unknown>, options: PageOptions) => Promise<Page>;
+/** Sends one page request: its answer, `{ data }` or `{ error }` (or it throws, in the throwing mode). */
+export type PageCall = (body: Record<string, unknown>, options: PageOptions) => Promise<AnyResult>;
 
 /**
- * Yields the pages of a paginated operation, or their entries when `pages` is false, from the first request
- * (`params`, which may hold a starting `cursor`) to the answer without a cursor in the direction of `mode`,
- * or until `limit` entries (the last page is cut to fit).
+ * Yields the answers of a paginated operation's pages, from the first request (`params`, which may hold a
+ * starting `cursor`) to the answer without a cursor in the direction of `mode`, or until `max` entries (the
+ * last page is cut to fit), or to an error answer, yielded last.
  */
 export async function* paginate(
   call: PageCall,
   shape: PageShape,
   params: Record<string, unknown> = {},
-  {
-    mode = "after",
-    limit = Number.POSITIVE_INFINITY,
-    pages,
-    ...options
-  }: PageOptions & { pages?: boolean } = {},
-): AsyncGenerator<unknown, void, undefined> {
+  { mode = "after", max = Number.POSITIVE_INFINITY, ...options }: PageOptions = {},
+): AsyncGenerator<AnyResult, void, undefined> {
   let cursor = params.cursor;
   let count = 0;
-  while (count < limit) {
-    const page = await call({ ...params, mode, ...(cursor == null ? {} : { cursor }) }, options);
+  do {
+    const result = await call({ ...params, mode, ...(cursor == null ? {} : { cursor }) }, options);
+    if (!result.response.ok) return yield result;
+    const page = result.data as Page;
     const all = (page[shape.items] ?? []) as unknown[];
-    const items = all.length > limit - count ? all.slice(0, limit - count) : all;
+    const items = all.slice(0, max - count);
     count += items.length;
-    if (!pages) yield* items;
-    else yield items === all ? page : { ...page, [shape.items]: items };
+    yield { ...result, data: { ...page, [shape.items]: items } };
     const way = mode === "before" ? "prev" : "next";
     const next = page[shape[way] ?? `${way}_cursor`];
     // The end: no cursor that way (a cursor that does not move is an end too, not an endless loop).
     if (next == null || next === "" || next === cursor) return;
     cursor = next;
+  } while (count < max);
+}
+
+/** Every entry of the pages, as one answer `{ data: entries }`, or the first error answer. */
+export async function collect(pages: AsyncGenerator<AnyResult>, items: string): Promise<AnyResult> {
+  const data: unknown[] = [];
+  let last: AnyResult | undefined;
+  for await (last of pages) {
+    if (!last.response.ok) return last;
+    data.push(...((last.data as Page)[items] as unknown[]));
   }
+  return { data, response: (last as AnyResult).response };
 }

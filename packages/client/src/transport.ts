@@ -1,5 +1,7 @@
-// The fetch every request goes through: it adds the bearer token, enforces the deadline, retries what may be
-// retried, and gives an error answer without a usable body one of the right type.
+// How a call is sent: each attempt is a whole openapi-fetch request (its middleware told the attempt number),
+// whose fetch adds the bearer token and gives an error answer without a usable body one of the right type;
+// the call enforces the deadline and retries what may be retried.
+import type { Middleware as FetchMiddleware, MiddlewareCallbackParams } from "openapi-fetch";
 import { isErrorBody, retryAfterHeader, synthesizeError } from "./errors.js";
 import { readOperations } from "./generated/operations.js";
 import type { RetryOptions } from "./operation.js";
@@ -28,26 +30,49 @@ export function retrySettings(
   return { ...retryDefaults, ...object(client), ...object(call) };
 }
 
-export interface TransportSettings {
+/** What a middleware hook is given: openapi-fetch's parameters and the attempt, 1 for the first sending. */
+export type MiddlewareParams = MiddlewareCallbackParams & { readonly attempt: number };
+type Hook<K extends "onRequest" | "onResponse" | "onError"> = NonNullable<FetchMiddleware[K]>;
+
+/**
+ * openapi-fetch's middleware, run for each attempt of a request (a retry too), with the attempt's number:
+ * `onRequest` before it is sent, `onResponse` with its answer, `onError` with its network error.
+ */
+export interface Middleware {
+  onRequest?(params: MiddlewareParams): ReturnType<Hook<"onRequest">>;
+  onResponse?(params: MiddlewareParams & { response: Response }): ReturnType<Hook<"onResponse">>;
+  onError?(params: MiddlewareParams & { error: unknown }): ReturnType<Hook<"onError">>;
+}
+
+/** One attempt of a request as openapi-fetch sends it (its `request` method). */
+export type Send = (
+  method: string,
+  url: string,
+  init: Record<string, unknown>,
+) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+
+export interface CallSettings {
   token?: TokenSource | undefined;
   retry?: Required<RetryOptions> | undefined;
   deadline?: number | undefined;
   fetch?: Fetch | undefined;
+  signal?: AbortSignal | undefined;
+  middleware: readonly Middleware[];
 }
 
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const abort = () => {
       clearTimeout(timer);
-      reject(signal.reason);
+      reject(signal?.reason);
     };
     const timer = setTimeout(() => {
-      signal.removeEventListener("abort", abort);
+      signal?.removeEventListener("abort", abort);
       resolve();
     }, ms);
-    if (signal.aborted) abort();
-    else signal.addEventListener("abort", abort, { once: true });
+    if (signal?.aborted) abort();
+    else signal?.addEventListener("abort", abort, { once: true });
   });
 }
 
@@ -56,17 +81,6 @@ const backoff = (retry: Required<RetryOptions>, attempt: number) => {
   const delay = Math.min(retry.maxDelay, retry.baseDelay * 2 ** attempt);
   return retry.jitter ? delay / 2 + (Math.random() * delay) / 2 : delay;
 };
-
-/** The wait a 429 asks for, in milliseconds: `retry_after` of its body, else its `Retry-After` header. */
-async function retryAfter(response: Response): Promise<number | undefined> {
-  const body = await response
-    .clone()
-    .json()
-    .catch(() => undefined);
-  const seconds =
-    typeof body?.retry_after === "number" ? body.retry_after : retryAfterHeader(response.headers);
-  return seconds === undefined ? undefined : Math.max(0, seconds) * 1000;
-}
 
 /** Replaces an error answer whose body is not an interface error with one whose body is. */
 async function normalize(response: Response): Promise<Response> {
@@ -86,64 +100,81 @@ async function normalize(response: Response): Promise<Response> {
   });
 }
 
+const HOOKS = ["onRequest", "onResponse", "onError"] as const;
+
+/** The middleware of one attempt: each hook is given the attempt's number beside openapi-fetch's parameters. */
+const attemptMiddleware = (middleware: readonly Middleware[], attempt: number) =>
+  middleware.map((m) =>
+    Object.fromEntries(
+      HOOKS.filter((hook) => m[hook]).map((hook) => [
+        hook,
+        // The three hooks take different parameters: each gets openapi-fetch's and the attempt.
+        (params: object) => (m[hook] as (params: object) => unknown)({ ...params, attempt }),
+      ]),
+    ),
+  );
+
 /**
- * Whether the contract marks this request x-safe: its path is `/<name>`, the last segment of its URL. (The
- * contract has only GET and POST forms, which agree on x-safe: the generator checks both.)
+ * Sends a call: one openapi-fetch request per attempt, retried (when the contract marks the operation x-safe,
+ * its path being `/<name>`) on a 429, a 503 or a network error, within the deadline and the call's signal.
  */
-function isSafe({ url }: Request): boolean {
-  const path = new URL(url).pathname;
-  return path.slice(path.lastIndexOf("/") + 1) in readOperations;
-}
-
-/** A transport, and `end()` to call when its call is over (it stops the deadline's timer). */
-export type Transport = Fetch & { end(): void };
-
-/** The fetch of one call: each attempt that may be retried sends a fresh clone of the Request it gets. */
-export function createTransport({ token, retry, deadline, fetch: send }: TransportSettings): Transport {
+export async function sendCall(
+  send: Send,
+  method: string,
+  url: string,
+  init: Record<string, unknown>,
+  { token, retry, deadline, fetch: base, signal, middleware }: CallSettings,
+): ReturnType<Send> {
+  const started = Date.now();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const transport = async (request: Request, init?: RequestInit) => {
-    const started = Date.now();
-    let signal = request.signal;
-    if (deadline !== undefined) {
-      // Not AbortSignal.timeout(): AbortSignal.any() holds its sources weakly and nothing else would hold
-      // that one, so it could be collected before it fires. Here the timer holds the controller.
-      const expired = new AbortController();
-      timer = setTimeout(
-        () => expired.abort(new DOMException("The deadline passed.", "TimeoutError")),
-        deadline,
-      );
-      signal = AbortSignal.any([signal, expired.signal]);
+  if (deadline !== undefined) {
+    // Not AbortSignal.timeout(): AbortSignal.any() holds its sources weakly and nothing else would hold
+    // that one, so it could be collected before it fires. Here the timer holds the controller.
+    const expired = new AbortController();
+    timer = setTimeout(
+      () => expired.abort(new DOMException("The deadline passed.", "TimeoutError")),
+      deadline,
+    );
+    signal = signal ? AbortSignal.any([signal, expired.signal]) : expired.signal;
+  }
+  const retries = retry && url.slice(1) in readOperations ? retry.maxRetries : 0;
+  const fits = (wait: number) => deadline === undefined || Date.now() - started + wait < deadline;
+  // Each attempt's fetch: the token after the middleware (which never sees it), then a typed error body.
+  const fetch = async (request: Request, ext?: RequestInit) => {
+    if (token && !request.headers.has("authorization")) {
+      request.headers.set("authorization", `Bearer ${typeof token === "string" ? token : await token()}`);
     }
-    const retries = retry && isSafe(request) ? retry.maxRetries : 0;
-    const fits = (wait: number) => deadline === undefined || Date.now() - started + wait < deadline;
+    return normalize(await (base ?? globalThis.fetch)(request, ext));
+  };
+  try {
     for (let attempt = 0; ; attempt++) {
-      // The last attempt possible sends the request itself; one that may be followed by a retry sends a clone
-      // (a body can be read once). Only a deadline's signal needs a Request made around it.
-      const attempted = attempt < retries ? request.clone() : request;
-      const attemptRequest = signal === request.signal ? attempted : new Request(attempted, { signal });
-      if (token && !attemptRequest.headers.has("authorization")) {
-        attemptRequest.headers.set(
-          "authorization",
-          `Bearer ${typeof token === "string" ? token : await token()}`,
-        );
-      }
-      let response: Response;
+      let result: Awaited<ReturnType<Send>>;
       try {
-        response = await (send ?? fetch)(attemptRequest, init);
+        // The deadline covers reading the answer too: it ends when openapi-fetch has parsed it.
+        result = await send(method, url, {
+          ...init,
+          signal,
+          fetch,
+          middleware: attemptMiddleware(middleware, attempt + 1),
+        });
       } catch (error) {
-        if (signal.aborted) throw signal.reason;
+        if (signal?.aborted) throw signal.reason;
         const wait = retry && attempt < retries ? backoff(retry, attempt) : -1;
         if (wait < 0 || !fits(wait)) throw error;
         await sleep(wait, signal);
         continue;
       }
-      const { status } = response;
-      if (!retry || attempt >= retries || (status !== 429 && status !== 503)) return normalize(response);
-      const wait = (status === 429 ? await retryAfter(response) : undefined) ?? backoff(retry, attempt);
-      if (wait > retry.maxDelay || !fits(wait)) return normalize(response);
-      await response.body?.cancel();
+      const { status, headers } = result.response;
+      if (!retry || attempt >= retries || (status !== 429 && status !== 503)) return result;
+      // A 429 asks for `retry_after` seconds in its body, else in its Retry-After header.
+      const after = (result.error as { retry_after?: unknown } | undefined)?.retry_after;
+      const seconds =
+        status === 429 ? (typeof after === "number" ? after : retryAfterHeader(headers)) : undefined;
+      const wait = seconds === undefined ? backoff(retry, attempt) : Math.max(0, seconds) * 1000;
+      if (wait > retry.maxDelay || !fits(wait)) return result;
       await sleep(wait, signal);
     }
-  };
-  return Object.assign(transport, { end: () => clearTimeout(timer) });
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -115,11 +115,10 @@ describe.skipIf(!hasChromium)("the built client in headless Chromium, against th
           file: new Blob(["<p>hello</p>"], { type: "text/html" }),
         });
         for (let i = 1; i <= 24; i++) await api.tags.create({ name: `page-${String(i).padStart(2, "0")}` });
-        const after: string[] = [];
-        for await (const tag of api.tags.list.all({ limit: 10 }, { limit: 20 })) after.push(tag.name ?? "");
+        const after = (await api.tags.list.all({ limit: 10 }, { max: 20 })).data.map((tag) => tag.name);
         const before: number[] = [];
         for await (const p of api.tags.list.pages({ limit: 10 }, { mode: "before" }))
-          before.push(p.tags.length);
+          before.push(p.data.tags.length);
         return { file: uploaded.artifact.file, after, before };
       },
       { baseUrl: server.url, token: server.token },

@@ -59,10 +59,10 @@ describe.skipIf(!hasChromium)("the client in headless Chromium, across origins",
     );
     const counts = await page.evaluate(async (baseUrl) => {
       const api = window.workapi.createClient({ baseUrl, token: "t" });
-      let after = 0;
-      for await (const _ of api.tags.list.all({ limit: 50 }, { limit: 120 })) after += 1;
+      const after = (await api.tags.list.all({ limit: 50 }, { max: 120 })).data?.length;
       const pages: number[] = [];
-      for await (const p of api.tags.list.pages({ limit: 50 }, { mode: "before" })) pages.push(p.tags.length);
+      for await (const p of api.tags.list.pages({ limit: 50 }, { mode: "before" }))
+        pages.push(p.data?.tags.length ?? 0);
       return { after, pages };
     }, server.url);
     expect(counts).toEqual({ after: 120, pages: [50, 50, 50, 30] });

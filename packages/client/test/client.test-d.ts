@@ -1,6 +1,14 @@
 // Type tests (vitest typecheck): the facade takes the POST operation's body and answers its success body,
 // wrong fields do not compile, errors narrow by `type`, and only paginated operations have `all` / `pages`.
-import { ApiError, type ApiErrorBody, createClient, type ErrorOfType, unwrap } from "@workapi/client";
+import {
+  type AllResult,
+  ApiError,
+  type ApiErrorBody,
+  createClient,
+  type ErrorOfType,
+  type PageResults,
+  unwrap,
+} from "@workapi/client";
 import type {
   CodeChange,
   ErrorBody,
@@ -8,7 +16,6 @@ import type {
   RequestBody,
   SuccessBody,
   Tag,
-  Vista,
   Work,
 } from "@workapi/types";
 import { describe, expectTypeOf, it } from "vitest";
@@ -126,20 +133,36 @@ describe("errors", () => {
 });
 
 describe("pagination", () => {
-  it("iterates items or pages of paginated operations", () => {
-    expectTypeOf(api.tags.list.all()).toEqualTypeOf<AsyncGenerator<Tag, void, undefined>>();
-    expectTypeOf(api.vistas.list.all({ limit: 100 }, { mode: "before", limit: 500 })).toEqualTypeOf<
-      AsyncGenerator<Vista, void, undefined>
+  it("answers every entry as one result, and each page as a call's result", () => {
+    expectTypeOf(api.tags.list.all()).toEqualTypeOf<Promise<AllResult<"tags-list-post", "tags", false>>>();
+    expectTypeOf(api.vistas.list.all({ limit: 100 }, { mode: "before", max: 500 })).toEqualTypeOf<
+      Promise<AllResult<"vistas-list-post", "vistas", false>>
     >();
-    expectTypeOf(api.tags.list.pages()).toEqualTypeOf<
-      AsyncGenerator<SuccessBody<"tags-list-post">, void, undefined>
-    >();
+    expectTypeOf(api.tags.list.pages()).toEqualTypeOf<PageResults<"tags-list-post", false>>();
     expectTypeOf(api.paginate("tags.list", { limit: 10 })).toEqualTypeOf<
-      AsyncGenerator<Tag, void, undefined>
+      Promise<AllResult<"tags-list-post", "tags", false>>
     >();
     expectTypeOf(api.paginate("vistas.list", {}, { pages: true })).toEqualTypeOf<
-      AsyncGenerator<SuccessBody<"vistas-list-post">, void, undefined>
+      PageResults<"vistas-list-post", false>
     >();
+  });
+
+  it("has data without an error union when the client or the call throws", async () => {
+    const all = await api.tags.list.all({}, { throwOnError: true });
+    expectTypeOf(all.data).toEqualTypeOf<Tag[]>();
+    const some = await throwing.tags.list.all({ limit: 10 }, { max: 20 });
+    expectTypeOf(some.data).toEqualTypeOf<Tag[]>();
+    for await (const page of throwing.tags.list.pages()) expectTypeOf(page.data.tags).toEqualTypeOf<Tag[]>();
+    const maybe = await api.tags.list.all();
+    expectTypeOf(maybe.data).toEqualTypeOf<Tag[] | undefined>();
+    if (maybe.error) expectTypeOf(maybe.error.type).toExtend<string>();
+  });
+
+  it("reads the fields the server always answers without `!` (strict mode)", async () => {
+    const { data } = await throwing.tags.list();
+    const names: string[] = data.tags.map((tag) => tag.name);
+    expectTypeOf(names).toEqualTypeOf<string[]>();
+    expectTypeOf<Tag["name"]>().toEqualTypeOf<string>();
   });
 
   it("has no pagination helpers on operations without cursors", () => {
@@ -158,6 +181,8 @@ describe("pagination", () => {
     void api.tags.list.all({ mode: "before" });
     // @ts-expect-error `sideways` is not a mode
     void api.tags.list.all({}, { mode: "sideways" });
+    // @ts-expect-error the most entries is `max`; `limit` is the page size, a param
+    void api.tags.list.all({}, { limit: 500 });
     // @ts-expect-error tags.list has no `title`
     void api.paginate("tags.list", { title: "x" });
   });

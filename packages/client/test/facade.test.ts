@@ -187,28 +187,37 @@ describe("the openapi-fetch client", () => {
     });
   });
 
-  it("runs middleware once per call, after retries, without the token", async () => {
+  it("runs middleware for each attempt, with its number, without the token", async () => {
     server.route("/tags.list", (_, attempt) =>
       attempt === 1 ? { status: 503, body: errorBody("service_unavailable") } : { body: { tags: [] } },
     );
     const api = createClient({ baseUrl: server.url, token: "secret", retry: { baseDelay: 1 } });
     const seen: string[] = [];
     const logger: Middleware = {
-      onRequest({ request, schemaPath }) {
-        seen.push(`${request.method} ${schemaPath} auth=${request.headers.get("authorization")}`);
-        request.headers.set("x-trace-id", "trace-1");
+      onRequest({ request, schemaPath, attempt }) {
+        seen.push(`${attempt} ${request.method} ${schemaPath} auth=${request.headers.get("authorization")}`);
+        request.headers.set("x-trace-id", `trace-${attempt}`);
       },
-      onResponse({ response }) {
-        seen.push(`${response.status}`);
+      onResponse({ response, attempt }) {
+        seen.push(`${attempt} ${response.status}`);
       },
     };
     api.use(logger);
     await api.tags.list();
-    expect(seen).toEqual(["GET /tags.list auth=null", "200"]);
-    expect(server.requests.map((r) => r.headers["x-trace-id"])).toEqual(["trace-1", "trace-1"]);
+    expect(seen).toEqual(["1 GET /tags.list auth=null", "1 503", "2 GET /tags.list auth=null", "2 200"]);
+    expect(server.requests.map((r) => r.headers["x-trace-id"])).toEqual(["trace-1", "trace-2"]);
     api.eject(logger);
     await api.tags.list();
-    expect(seen).toHaveLength(2);
+    expect(seen).toHaveLength(4);
+  });
+
+  it("refuses a baseUrl that is not an absolute http(s) URL at creation", () => {
+    for (const baseUrl of ["", "/api", "localhost:8080", "ftp://example.com", "http://"]) {
+      expect(() => createClient({ baseUrl, token: "t" })).toThrow(
+        `baseUrl must be an absolute http(s) URL, not ${JSON.stringify(baseUrl)}`,
+      );
+    }
+    expect(() => createClient({ baseUrl: "HTTPS://api.example.com/v1", token: "t" })).not.toThrow();
   });
 
   it("lets onError middleware see a network error", async () => {

@@ -1,8 +1,9 @@
-// Pagination: the `all` / `pages` iterators and api.paginate() follow the cursors x-pagination names, in both
-// directions, to the end or to an item limit.
+// Pagination: `all`, the `pages` iterator and api.paginate() follow the cursors x-pagination names, in both
+// directions, to the end, to a number of entries (`max`) or to an error answer.
 import { ApiError, createClient } from "@workapi/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { paginate } from "../src/paginate.js";
+import { entries, pagesOf } from "./support/answers.js";
 import {
   errorBody,
   pagedCollection,
@@ -21,18 +22,12 @@ const TAGS = 347;
 const tag = (i: number) => ({ id: `TAG-${i}`, display_id: `TAG-${i}`, name: `tag-${i}` });
 const ids = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `TAG-${from + i}`);
 
-async function collect<T>(iterator: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterator) out.push(item);
-  return out;
-}
-
 describe("tags.list", () => {
   beforeEach(() => server.route("/tags.list", pagedCollection(TAGS, tag, { items: "tags" })));
   const api = () => createClient({ baseUrl: server.url, token: "t" });
 
   it("iterates every tag after the start, page by page", async () => {
-    const tags = await collect(api().tags.list.all({ limit: 50, sort_by: ["name:asc"] }));
+    const tags = await entries(api().tags.list.all({ limit: 50, sort_by: ["name:asc"] }));
     expect(tags.map((t) => t.id)).toEqual(ids(1, TAGS));
     expect(server.requests).toHaveLength(7);
     const [first, second] = server.requests;
@@ -42,7 +37,7 @@ describe("tags.list", () => {
   });
 
   it("walks backward in before mode, following prev_cursor", async () => {
-    const pages = await collect(api().tags.list.pages({ limit: 100 }, { mode: "before" }));
+    const pages = await pagesOf(api().tags.list.pages({ limit: 100 }, { mode: "before" }));
     expect(pages.map((page) => page.tags.length)).toEqual([100, 100, 100, 47]);
     expect(pages[0]?.tags[0]?.id).toBe("TAG-248");
     expect(pages.flatMap((page) => page.tags.map((t) => t.id)).sort()).toEqual(ids(1, TAGS).sort());
@@ -50,12 +45,12 @@ describe("tags.list", () => {
   });
 
   it("stops at an item limit, cutting the last page, in both modes", async () => {
-    const after = await collect(api().tags.list.all({ limit: 40 }, { limit: 130 }));
+    const after = await entries(api().tags.list.all({ limit: 40 }, { max: 130 }));
     expect(after.map((t) => t.id)).toEqual(ids(1, 130));
     expect(server.requests).toHaveLength(4);
     server.reset();
     server.route("/tags.list", pagedCollection(TAGS, tag, { items: "tags" }));
-    const before = await collect(api().tags.list.pages({ limit: 40 }, { mode: "before", limit: 90 }));
+    const before = await pagesOf(api().tags.list.pages({ limit: 40 }, { mode: "before", max: 90 }));
     expect(before.map((page) => page.tags.length)).toEqual([40, 40, 10]);
     expect(before[2]?.tags.map((t) => t.id)).toEqual(ids(228, 237));
     expect(server.requests).toHaveLength(3);
@@ -63,24 +58,24 @@ describe("tags.list", () => {
 
   it("starts from a cursor given in the params", async () => {
     const first = await api().tags.list({ limit: 300 });
-    const rest = await collect(api().tags.list.all({ cursor: first.data?.next_cursor, limit: 20 }));
+    const rest = await entries(api().tags.list.all({ cursor: first.data?.next_cursor, limit: 20 }));
     expect(rest.map((t) => t.id)).toEqual(ids(301, TAGS));
   });
 
-  it("sends no request for a limit of 0 and stops when the consumer does", async () => {
-    expect(await collect(api().tags.list.all({}, { limit: 0 }))).toEqual([]);
-    expect(server.requests).toHaveLength(0);
-    for await (const item of api().tags.list.all({ limit: 10 })) {
-      expect(item.id).toBe("TAG-1");
+  it("answers no entry for a max of 0 (after one request) and stops when the consumer does", async () => {
+    expect(await entries(api().tags.list.all({}, { max: 0 }))).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+    for await (const page of api().tags.list.pages({ limit: 10 })) {
+      expect(page.data?.tags[0]?.id).toBe("TAG-1");
       break;
     }
-    expect(server.requests).toHaveLength(1);
+    expect(server.requests).toHaveLength(2);
   });
 
   it("is also api.paginate(name, params, options)", async () => {
-    const items = await collect(api().paginate("tags.list", { limit: 100 }, { limit: 250 }));
+    const items = await entries(api().paginate("tags.list", { limit: 100 }, { max: 250 }));
     expect(items).toHaveLength(250);
-    const pages = await collect(api().paginate("tags.list", { limit: 100 }, { pages: true, mode: "before" }));
+    const pages = await pagesOf(api().paginate("tags.list", { limit: 100 }, { pages: true, mode: "before" }));
     expect(pages.map((page) => page.tags.length)).toEqual([100, 100, 100, 47]);
   });
 
@@ -91,19 +86,24 @@ describe("tags.list", () => {
     expect("pages" in api().works.export).toBe(false);
   });
 
-  it("throws an ApiError from the iterator on an error answer", async () => {
+  it("answers an error answer as calls do, or throws an ApiError with throwOnError", async () => {
     server.route("/tags.list", (request, attempt) =>
-      attempt === 1
+      attempt % 2 === 1
         ? pagedCollection(TAGS, tag, { items: "tags" })(request, attempt)
         : { status: 403, body: errorBody("forbidden") },
     );
-    const seen: string[] = [];
-    const error = await (async () => {
-      for await (const item of api().tags.list.all({ limit: 10 })) seen.push(item.id);
-    })().catch((e: unknown) => e);
-    expect(seen).toHaveLength(10);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).body.type).toBe("forbidden");
+    const { data, error, response } = await api().tags.list.all({ limit: 10 });
+    expect(data).toBeUndefined();
+    expect(error?.type).toBe("forbidden");
+    expect(response.status).toBe(403);
+    const seen: number[] = [];
+    for await (const page of api().tags.list.pages({ limit: 10 })) seen.push(page.response.status);
+    expect(seen).toEqual([200, 403]);
+    const thrown = await api()
+      .tags.list.all({ limit: 10 }, { throwOnError: true })
+      .catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(ApiError);
+    expect((thrown as ApiError).body.type).toBe("forbidden");
   });
 
   it("retries a page when the client retries", async () => {
@@ -112,7 +112,7 @@ describe("tags.list", () => {
       attempt === 2 ? { status: 503, body: errorBody("service_unavailable") } : pages(request, attempt),
     );
     const retrying = createClient({ baseUrl: server.url, token: "t", retry: { baseDelay: 1 } });
-    const tags = await collect(retrying.tags.list.all({ limit: 200 }));
+    const tags = await entries(retrying.tags.list.all({ limit: 200 }));
     expect(tags).toHaveLength(TAGS);
     expect(server.requests).toHaveLength(3);
     expect(server.requests[2]?.json).toEqual(server.requests[1]?.json);
@@ -130,7 +130,7 @@ describe("the other list shapes", () => {
       pagedCollection(120, (i) => ({ id: `X-${i}` }), { items }),
     );
     const api = createClient({ baseUrl: server.url, token: "t" });
-    const all = await collect(api.paginate(name, { limit: 50 }));
+    const all = await entries(api.paginate(name, { limit: 50 }));
     expect(all).toHaveLength(120);
     expect(server.requests).toHaveLength(3);
   });
@@ -142,13 +142,10 @@ describe("the other list shapes", () => {
       pagedCollection(260, (i) => ({ id: `STG-${i}` }), { items: "result", next: "cursor" }),
     );
     const api = createClient({ baseUrl: server.url, token: "t" });
-    const page = async (body: Record<string, unknown>) => {
-      const { data } = await api.POST("/stages.custom.list" as "/tags.list", { body, throwOnError: true });
-      return data as unknown as Record<string, unknown>;
-    };
+    const page = (body: Record<string, unknown>) => api.POST("/stages.custom.list" as "/tags.list", { body });
     const shape = { items: "result", next: "cursor", prev: "prev_cursor" };
-    const all = await collect(paginate(page, shape, { limit: 100 }, { limit: 255 }));
-    expect(all).toHaveLength(255);
+    const pages = await pagesOf(paginate(page, shape, { limit: 100 }, { max: 255 }));
+    expect(pages.flatMap((p) => (p as { result: unknown[] }).result)).toHaveLength(255);
     expect(server.requests.map((r) => (r.json as { cursor?: string }).cursor === undefined)).toEqual([
       true,
       false,

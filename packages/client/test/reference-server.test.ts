@@ -7,6 +7,7 @@ import { ApiError, createClient, type Fetch, unwrap } from "@workapi/client";
 import { loadSpec } from "@workapi/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { safeOperations, writeOperations } from "../src/generated/operations.js";
+import { entries, pagesOf } from "./support/answers.js";
 import { describeConformance } from "./support/conformance.js";
 import {
   databases,
@@ -14,12 +15,6 @@ import {
   referenceTarget,
   startReferenceServer,
 } from "./support/reference-server.js";
-
-async function collect<T>(iterator: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterator) out.push(item);
-  return out;
-}
 
 /** The x-interface-name of every operation in the contract (GET and POST forms share one). */
 function contractOperations(): string[] {
@@ -158,7 +153,7 @@ for (const database of databases) {
         const { data: got } = await api.stages.custom.get({ id: dev.custom_stage.id });
         expect(got.custom_stage).toEqual(dev.custom_stage);
         // A list answering { result, cursor }: its pagination follows `cursor`.
-        const listed = await collect(api.stages.custom.list.all({ limit: 2 }));
+        const listed = await entries(api.stages.custom.list.all({ limit: 2 }));
         expect(listed.map((stage) => stage.name)).toEqual(
           expect.arrayContaining(["Triage", "Development", "Done"]),
         );
@@ -416,7 +411,7 @@ for (const database of databases) {
         expect(entry.timeline_entry).toMatchObject({ object: work.id, body: "Reproduced on Safari 18.1." });
         const { data: got } = await api.timelineEntries.get({ id: entry.timeline_entry.id });
         expect(got.timeline_entry.id).toBe(entry.timeline_entry.id);
-        const comments = await collect(api.timelineEntries.list.all({ object: work.id, limit: 2 }));
+        const comments = await entries(api.timelineEntries.list.all({ object: work.id, limit: 2 }));
         expect(comments.map((e) => e.id)).toContain(entry.timeline_entry.id);
       });
 
@@ -503,8 +498,8 @@ for (const database of databases) {
       afterAll(() => server?.close());
 
       it("follows next_cursor to the end with .all() and .pages()", async () => {
-        expect(names(await collect(api.tags.list.all({ limit: 50 })))).toEqual(everything);
-        const pages = await collect(api.tags.list.pages({ limit: 50 }));
+        expect(names(await entries(api.tags.list.all({ limit: 50 })))).toEqual(everything);
+        const pages = await pagesOf(api.tags.list.pages({ limit: 50 }));
         expect(pages.map((page) => page.tags.length)).toEqual([50, 50, 50, 50, 50, 10]);
         expect(pages.flatMap((page) => names(page.tags))).toEqual(everything);
         expect(pages.at(-1)?.next_cursor).toBeUndefined();
@@ -512,37 +507,37 @@ for (const database of databases) {
       });
 
       it("follows prev_cursor from the end in before mode, each page in order", async () => {
-        const pages = await collect(api.tags.list.pages({ limit: 50 }, { mode: "before" }));
+        const pages = await pagesOf(api.tags.list.pages({ limit: 50 }, { mode: "before" }));
         expect(pages.map((page) => page.tags.length)).toEqual([50, 50, 50, 50, 50, 10]);
         const expected: string[][] = [];
         for (let end = total; end > 0; end -= 50) expected.push(everything.slice(Math.max(0, end - 50), end));
         expect(pages.map((page) => names(page.tags))).toEqual(expected);
         expect(pages.at(-1)?.prev_cursor).toBeUndefined();
-        const backward = names(await collect(api.tags.list.all({ limit: 50 }, { mode: "before" })));
+        const backward = names(await entries(api.tags.list.all({ limit: 50 }, { mode: "before" })));
         expect(backward).toEqual(expected.flat());
         expect(new Set(backward)).toEqual(new Set(everything));
       });
 
       it("stops at an item limit, in both modes, and by operation name", async () => {
-        const first = await collect(api.tags.list.all({ limit: 50 }, { limit: 120 }));
+        const first = await entries(api.tags.list.all({ limit: 50 }, { max: 120 }));
         expect(names(first)).toEqual(everything.slice(0, 120));
-        const pages = await collect(api.tags.list.pages({ limit: 50 }, { mode: "before", limit: 120 }));
+        const pages = await pagesOf(api.tags.list.pages({ limit: 50 }, { mode: "before", max: 120 }));
         expect(pages.map((page) => page.tags.length)).toEqual([50, 50, 20]);
         expect(names(pages[0]?.tags ?? [])).toEqual(everything.slice(total - 50));
         expect(names(pages[2]?.tags ?? [])).toEqual(everything.slice(total - 150, total - 130));
-        const named = await collect(api.paginate("tags.list", { limit: 100 }, { limit: 250 }));
+        const named = await entries(api.paginate("tags.list", { limit: 100 }, { max: 250 }));
         expect(names(named)).toEqual(everything.slice(0, 250));
-        const namedPages = await collect(api.paginate("tags.list", { limit: 100 }, { pages: true }));
+        const namedPages = await pagesOf(api.paginate("tags.list", { limit: 100 }, { pages: true }));
         expect(namedPages.map((page) => page.tags.length)).toEqual([100, 100, 60]);
       });
 
       it("starts from a cursor the caller got, and keeps the filters and sort", async () => {
         const { data: page } = await api.tags.list({ limit: 100 });
-        const rest = await collect(api.tags.list.all({ limit: 100, cursor: page.next_cursor }));
+        const rest = await entries(api.tags.list.all({ limit: 100, cursor: page.next_cursor }));
         expect(names(rest)).toEqual(everything.slice(100));
-        const descending = await collect(api.tags.list.all({ limit: 70, sort_by: ["name:desc"] }));
+        const descending = await entries(api.tags.list.all({ limit: 70, sort_by: ["name:desc"] }));
         expect(names(descending)).toEqual([...everything].sort().reverse());
-        const some = await collect(api.tags.list.all({ limit: 1, name: ["tag-007", "tag-250", "missing"] }));
+        const some = await entries(api.tags.list.all({ limit: 1, name: ["tag-007", "tag-250", "missing"] }));
         expect(names(some).sort()).toEqual(["tag-007", "tag-250"]);
       });
 

@@ -1546,7 +1546,7 @@ export interface components {
          */
         Account: components["schemas"]["BaseRecord"] & {
             /** @description The account's name as people see it. */
-            display_name?: string;
+            display_name: string;
             /** @description What the account is. */
             description?: string;
             /** @description The domain names of the company, such as `globex.example`. */
@@ -2424,7 +2424,7 @@ export interface components {
             /** @description The tags on the article. */
             tags?: components["schemas"]["TagWithValue"][];
             /** @description The article's title. */
-            title?: string;
+            title: string;
         };
         /** @description The article just created. */
         ArticlesCreateResponse: {
@@ -2805,7 +2805,7 @@ export interface components {
             /** @description The branch the change is merged into. */
             target_branch?: string;
             /** @description The change's title. */
-            title?: string;
+            title: string;
         };
         /** @description The code change just recorded. */
         CodeChangesCreateResponse: {
@@ -4771,7 +4771,7 @@ export interface components {
             /** @description How many days ahead the schedule's fragments must cover. */
             min_valid_days?: number;
             /** @description The schedule's name. */
-            name?: string;
+            name: string;
             /** @description The fragments (holidays, special periods) the schedule uses. */
             org_schedule_fragments?: {
                 /** @description The fragment's id. */
@@ -4779,7 +4779,7 @@ export interface components {
             }[];
             status?: components["schemas"]["OrgScheduleStatus"];
             /** @description The IANA time zone the schedule is written in, such as `Europe/Berlin`. */
-            timezone?: string;
+            timezone: string;
             /**
              * Format: date-time
              * @description The end of the period the schedule's fragments cover.
@@ -5013,7 +5013,7 @@ export interface components {
          */
         RevOrg: components["schemas"]["BaseRecord"] & {
             /** @description The organization's name. */
-            display_name?: string;
+            display_name: string;
             account?: components["schemas"]["AccountSummary"];
             /** @description Files attached to the organization. */
             artifacts?: components["schemas"]["ArtifactSummary"][];
@@ -5322,7 +5322,7 @@ export interface components {
             description?: string;
             evaluation_period?: components["schemas"]["SlaEvaluationPeriod"];
             /** @description The SLA's name. */
-            name?: string;
+            name: string;
             /** @description The SLA's policies, in decreasing priority; the first that matches a record applies. */
             policies?: components["schemas"]["SlaPolicy"][];
             sla_type?: components["schemas"]["SlaType"];
@@ -5698,7 +5698,7 @@ export interface components {
             /** @description Text shown before the questions. */
             introductory_text?: string;
             /** @description The survey's name. */
-            name?: string;
+            name: string;
             /** @description Text shown after the survey is answered. */
             response_text?: string;
             /** @description The survey's title. */
@@ -5773,7 +5773,7 @@ export interface components {
             /** @description What the tag means. */
             description?: string;
             /** @description The tag's name, unique in the organization. */
-            name?: string;
+            name: string;
             /** @description How the tag is drawn. */
             style_new?: {
                 /** @description A CSS colour. */

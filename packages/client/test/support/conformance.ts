@@ -3,13 +3,8 @@
 // (reference-server.test.ts).
 import { ApiError, createClient } from "@workapi/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { entries } from "./answers.js";
 import type { Target } from "./target.js";
-
-async function collect<T>(iterator: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const item of iterator) out.push(item);
-  return out;
-}
 
 export function describeConformance(name: string, start: () => Promise<Target>): void {
   describe(`the client against ${name}`, () => {
@@ -43,12 +38,12 @@ export function describeConformance(name: string, start: () => Promise<Target>):
     });
 
     it("pages through every tag in both directions", async () => {
-      const after = await collect(api().tags.list.all({ limit: 37 }));
+      const after = await entries(api().tags.list.all({ limit: 37 }));
       expect(after.length).toBe(target.tags);
       expect(new Set(after.map((t) => t.id)).size).toBe(target.tags);
-      const before = await collect(api().tags.list.all({ limit: 37 }, { mode: "before" }));
+      const before = await entries(api().tags.list.all({ limit: 37 }, { mode: "before" }));
       expect(new Set(before.map((t) => t.id))).toEqual(new Set(after.map((t) => t.id)));
-      const some = await collect(api().tags.list.all({ limit: 37 }, { limit: 50 }));
+      const some = await entries(api().tags.list.all({ limit: 37 }, { max: 50 }));
       expect(some.map((t) => t.id)).toEqual(after.slice(0, 50).map((t) => t.id));
     });
   });
