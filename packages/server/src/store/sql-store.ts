@@ -3,7 +3,7 @@
 // everything a caller supplies reaches the database as a bound parameter. The class holds the transactions,
 // the lifecycle and the caches; the queries are in the modules of each concern (./orgs-and-users.ts,
 // ./tokens.ts, ./records.ts, ./record-lists.ts), which run on the store's SqlContext.
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { CompiledQueries } from "./compiled-queries.js";
 import { type CredentialsCache, readCredentials } from "./credentials.js";
 import { Expressions } from "./expressions.js";
@@ -30,6 +30,9 @@ import type {
   StoredRecord,
   TokenRecord,
 } from "./types.js";
+
+/** The tables the requests' queries read, whose statistics PostgreSQL plans them with. */
+const QUERIED_TABLES = ["records", "tokens", "orgs", "dev_users", "counters"];
 
 export class SqlStore implements Store {
   readonly #db: Kysely<DB>;
@@ -65,6 +68,13 @@ export class SqlStore implements Store {
 
   holdLock(name: string): Promise<void> {
     return holdLock(this.#ctx, name);
+  }
+
+  async refreshStatistics(): Promise<void> {
+    // Without statistics PostgreSQL read a work by id through the (org_id, kind, ...) index, every work of
+    // the organization, not through the unique index on id: 1.4 ms against 0.07 ms for 1,000 works.
+    if (this.dialect === "postgres")
+      await sql`analyze ${sql.join(QUERIED_TABLES.map((t) => sql.table(t)))}`.execute(this.#db);
   }
 
   async close(): Promise<void> {

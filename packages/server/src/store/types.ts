@@ -178,6 +178,12 @@ export interface Store {
    * until this transaction ends (e.g. "is there an organization? else create one" done exactly once).
    */
   holdLock(name: string): Promise<void>;
+  /**
+   * After a bulk load: has the database refresh what its query planner knows of the tables. PostgreSQL plans
+   * from statistics that only ANALYZE (or autovacuum, when it runs) gathers; SQLite plans from the indexes'
+   * shapes and has nothing to refresh.
+   */
+  refreshStatistics(): Promise<void>;
   close(): Promise<void>;
 
   // Organizations, users, tokens.
