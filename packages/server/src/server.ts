@@ -23,15 +23,30 @@ export function allScopes(): string[] {
   return theContract().scopes;
 }
 
-/** Creates the first organization, its admin user and an admin token, unless an organization exists. */
+/**
+ * Creates the first organization, its admin user and an admin token, unless an organization exists. Exactly
+ * once however many processes start together on an empty database: the check and the creation run in one
+ * transaction under the lock "bootstrap" (see Store.holdLock), so a process that waited for it finds the
+ * organization the first one made, and reuses it without issuing a token.
+ */
 export async function bootstrap(store: Store): Promise<Bootstrap> {
+  // The usual case, an organization that exists, needs no lock.
+  return (
+    (await existingOrganization(store)) ??
+    store.transaction(async (tx) => {
+      await tx.holdLock("bootstrap");
+      return (await existingOrganization(tx)) ?? createOrganization(tx, "Default organization");
+    })
+  );
+}
+
+/** The first organization and its first user, when an organization exists. */
+async function existingOrganization(store: Store): Promise<Bootstrap | undefined> {
   const [existing] = await store.listOrgs();
-  if (existing) {
-    const [admin] = await store.listDevUsers(existing.id);
-    if (!admin) throw new Error(`organization ${existing.id} has no users; the database is damaged`);
-    return { org: existing, admin };
-  }
-  return createOrganization(store, "Default organization");
+  if (!existing) return undefined;
+  const [admin] = await store.listDevUsers(existing.id);
+  if (!admin) throw new Error(`organization ${existing.id} has no users; the database is damaged`);
+  return { org: existing, admin };
 }
 
 /** Creates an organization, its admin user and an admin token holding every scope, in one transaction. */
@@ -185,7 +200,7 @@ export async function startServer(
     print(
       existsSync(tokenFile)
         ? `  admin token: in ${tokenFile}`
-        : `  admin token: not in ${tokenFile}; issue one with \`workapi-server token create\``,
+        : `  admin token: not in ${tokenFile}; the organization ${first.org.id} already existed (made by an earlier start or another process): issue one with \`workapi-server token create\``,
     );
   }
   reportFirstStart(config.dataDir, first, print, url);

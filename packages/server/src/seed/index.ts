@@ -79,6 +79,9 @@ export async function seed(
     await makeComments(builder, works);
   });
   await makeSessions(store, org, admin, count);
+  // A bulk load: the planner's statistics would otherwise be those of the empty tables (on PostgreSQL,
+  // until autovacuum gets to them, if it runs at all).
+  await store.updateStatistics();
   return summary;
 }
 

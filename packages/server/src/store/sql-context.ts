@@ -1,5 +1,6 @@
 // What the store's queries run with: the Kysely handle (the database, or a transaction of it), the dialect's
-// expressions and the compiled queries, and the per-organization counters every new row numbers itself from.
+// expressions and the compiled queries, the per-organization counters every new row numbers itself from, and
+// named locks that serialize a transaction with the same one in every other process.
 import { type Kysely, sql } from "kysely";
 import type { CompiledQueries } from "./compiled-queries.js";
 import type { Expressions } from "./expressions.js";
@@ -26,4 +27,17 @@ export async function nextNumber(ctx: SqlContext, orgId: string, prefix: string)
   );
   if (!row) throw new Error(`no number counted for ${prefix}`);
   return Number(row.value);
+}
+
+/**
+ * Inside a transaction: waits until no other transaction, in this process or another, holds the lock `name`,
+ * then holds it until this transaction ends. On PostgreSQL that is a transaction-level advisory lock keyed by
+ * the schema and `name` (stores in other schemas of the database do not wait for each other); on SQLite there
+ * is nothing more to take: a transaction begins with BEGIN IMMEDIATE, which holds the database's one write
+ * lock until it ends, so a transaction that reads and then writes already runs alone.
+ */
+export async function holdLock(ctx: SqlContext, name: string): Promise<void> {
+  if (!ctx.db.isTransaction) throw new Error(`the lock ${name} is held by a transaction; none is open`);
+  if (ctx.dialect !== "postgres") return;
+  await sql`select pg_advisory_xact_lock(hashtext(current_schema() || ${`:${name}`}))`.execute(ctx.db);
 }

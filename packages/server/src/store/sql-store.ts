@@ -12,7 +12,7 @@ import type { DialectName } from "./migrations.js";
 import * as orgs from "./orgs-and-users.js";
 import * as lists from "./record-lists.js";
 import * as records from "./records.js";
-import type { SqlContext } from "./sql-context.js";
+import { holdLock, type SqlContext } from "./sql-context.js";
 import { updateStatistics } from "./statistics.js";
 import type { DB } from "./tables.js";
 import * as tokens from "./tokens.js";
@@ -62,6 +62,10 @@ export class SqlStore implements Store {
 
   transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R> {
     return this.#inTx(fn);
+  }
+
+  holdLock(name: string): Promise<void> {
+    return holdLock(this.#ctx, name);
   }
 
   async close(): Promise<void> {

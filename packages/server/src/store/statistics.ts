@@ -4,14 +4,16 @@
 // 131,000 entries. `PRAGMA optimize` runs ANALYZE on the tables whose statistics are missing or stale (it
 // looks at a bounded sample, so it takes milliseconds) and does nothing when they are current; SQLite's
 // documentation asks for it once at start and then every few hours on a long-lived connection. PostgreSQL's
-// autovacuum keeps its statistics by itself; an ANALYZE here only brings them up to date sooner (after a
-// bulk load, before autovacuum has come round).
+// autovacuum keeps its statistics by itself when it runs; an ANALYZE here brings them up to date sooner (after
+// a bulk load, before autovacuum has come round) or at all (with autovacuum off, a freshly seeded database had
+// none, and a work read by id went through the (org_id, kind, ...) index, every work of the organization,
+// instead of the unique index on id: 1.4 ms against 0.07 ms for 1,000 works).
 import { type Kysely, sql } from "kysely";
 import type { DialectName } from "./migrations.js";
 import type { DB } from "./tables.js";
 
-/** The tables whose statistics the planner reads for the list and lookup queries. */
-const TABLES = ["records", "tokens", "dev_users"] as const;
+/** The tables the requests' queries read, whose statistics the planner plans them with. */
+const TABLES = ["records", "tokens", "orgs", "dev_users", "counters"] as const;
 
 /** Brings the planner's statistics up to date where they are missing or stale. */
 export async function updateStatistics(db: Kysely<DB>, dialect: DialectName): Promise<void> {

@@ -173,8 +173,16 @@ export interface Store {
   readonly dialect: "sqlite" | "postgres";
   /** Runs `fn` in one transaction; every store call made through `tx` is part of it. */
   transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R>;
+  /**
+   * On a transaction's store: waits until no transaction of any process holds the lock `name`, and holds it
+   * until this transaction ends (e.g. "is there an organization? else create one" done exactly once).
+   */
+  holdLock(name: string): Promise<void>;
   close(): Promise<void>;
-  /** Brings the query planner's statistics up to date where they are missing or stale (./statistics.ts). */
+  /**
+   * Brings the query planner's statistics up to date where they are missing or stale (./statistics.ts): at
+   * start, periodically, and after a bulk load such as the seed.
+   */
   updateStatistics(): Promise<void>;
 
   // Organizations, users, tokens.
