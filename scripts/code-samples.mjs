@@ -253,6 +253,22 @@ export function operationsOf(doc) {
 }
 
 /**
+ * The record ids each operation's curl sample reads, in document order: for every operation, its variables
+ * (`TAG_ID`, `TAG_ID_2`...) with the example ids they stand for. A reader sets them to records of their own
+ * server; a server that holds the examples' records (the seeded one) runs the samples with them as written.
+ */
+export function sampleIds(doc) {
+  const { byPrefix } = familyVariables(doc);
+  return operationsOf(doc).map(({ path, method, operation }) => {
+    const where = `${method.toUpperCase()} ${path} (${operation.operationId})`;
+    const { used } = curlSample(doc, { path, method, operation }, where, byPrefix);
+    const ids = {};
+    for (const [value, name] of used) if (/_ID(_\d+)?$/.test(name)) ids[name] = value;
+    return { path, method, operationId: operation.operationId, ids };
+  });
+}
+
+/**
  * Adds `x-codeSamples` to every operation of the bundled `doc` (in place) and returns the variables the curl
  * samples read, sorted, each with what it holds.
  */

@@ -109,7 +109,7 @@ describe.each(databases)("seeded records on %s", (database) => {
   });
   const post = (path: string, body: Record<string, unknown>) => server.call("POST", path, { body });
 
-  it("answers artifacts.get with a version for every seeded artifact, each attached to a work or a message", async () => {
+  it("answers artifacts.get with a version for every seeded artifact, each attached to a work or a message but the four loose ones", async () => {
     const stored = await server.store.findRecords<{ parent?: { id?: string } }>(server.org.id, "artifact", {
       limit: 10_000,
     });
@@ -119,6 +119,11 @@ describe.each(databases)("seeded records on %s", (database) => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.version, artifact.display_id).toMatchObject({ version: expect.any(String) });
       expect(res.body.artifact.file.size).toBeGreaterThan(0);
+      // The first four are uploaded but not attached: the docs' examples attach them.
+      if (["ARTIFACT-1", "ARTIFACT-2", "ARTIFACT-3", "ARTIFACT-4"].includes(artifact.display_id)) {
+        expect(parentOf(artifact), artifact.display_id).toBeUndefined();
+        continue;
+      }
       expect(parentOf(artifact) ?? "", artifact.display_id).toMatch(
         /:(issue|ticket|task|incident|opportunity|timeline_entry)\//,
       );

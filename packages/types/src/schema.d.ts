@@ -6920,8 +6920,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "account": {
-                     *         "id": "ACC-12",
-                     *         "display_id": "ACC-12",
+                     *         "id": "ACC-6",
+                     *         "display_id": "ACC-6",
                      *         "display_name": "Acme Corporation",
                      *         "domains": [
                      *           "acme.example.org"
@@ -6964,7 +6964,7 @@ export interface operations {
             query: {
                 /**
                  * @description The account's id.
-                 * @example ACC-12
+                 * @example ACC-2
                  */
                 id: string;
             };
@@ -6983,8 +6983,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "account": {
-                     *         "id": "ACC-12",
-                     *         "display_id": "ACC-12",
+                     *         "id": "ACC-2",
+                     *         "display_id": "ACC-2",
                      *         "display_name": "Acme Corporation",
                      *         "tier": "enterprise",
                      *         "object_version": 1,
@@ -7018,7 +7018,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ACC-12"
+                 *       "id": "ACC-2"
                  *     }
                  */
                 "application/json": components["schemas"]["AccountsGetRequest"];
@@ -7034,8 +7034,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "account": {
-                     *         "id": "ACC-12",
-                     *         "display_id": "ACC-12",
+                     *         "id": "ACC-2",
+                     *         "display_id": "ACC-2",
                      *         "display_name": "Acme Corporation",
                      *         "tier": "enterprise",
                      *         "object_version": 1,
@@ -7124,8 +7124,8 @@ export interface operations {
                      * @example {
                      *       "accounts": [
                      *         {
-                     *           "id": "ACC-12",
-                     *           "display_id": "ACC-12",
+                     *           "id": "ACC-2",
+                     *           "display_id": "ACC-2",
                      *           "display_name": "Acme Corporation",
                      *           "tier": "enterprise",
                      *           "created_date": "2026-11-02T09:15:00.000Z"
@@ -7183,8 +7183,8 @@ export interface operations {
                      * @example {
                      *       "accounts": [
                      *         {
-                     *           "id": "ACC-12",
-                     *           "display_id": "ACC-12",
+                     *           "id": "ACC-2",
+                     *           "display_id": "ACC-2",
                      *           "display_name": "Acme Corporation",
                      *           "tier": "enterprise",
                      *           "created_date": "2026-11-02T09:15:00.000Z"
@@ -7224,11 +7224,11 @@ export interface operations {
                  *       ],
                  *       "resource": {
                  *         "artifacts": [
-                 *           "ARTIFACT-3"
+                 *           "ARTIFACT-2"
                  *         ]
                  *       },
                  *       "applies_to_parts": [
-                 *         "FEAT-9"
+                 *         "FEAT-2"
                  *       ],
                  *       "description": "How to export a report as CSV or PDF.",
                  *       "status": "published"
@@ -7256,8 +7256,8 @@ export interface operations {
                      *         "resource": {
                      *           "artifacts": [
                      *             {
-                     *               "id": "ARTIFACT-3",
-                     *               "display_id": "ARTIFACT-3"
+                     *               "id": "ARTIFACT-2",
+                     *               "display_id": "ARTIFACT-2"
                      *             }
                      *           ]
                      *         },
@@ -7394,7 +7394,7 @@ export interface operations {
                 /**
                  * @description Only articles about one of these parts (ids); comma-separated.
                  * @example [
-                 *       "FEAT-9"
+                 *       "FEAT-2"
                  *     ]
                  */
                 applies_to_parts?: string[];
@@ -7512,7 +7512,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "applies_to_parts": [
-                 *         "FEAT-9"
+                 *         "FEAT-2"
                  *       ],
                  *       "status": [
                  *         "published"
@@ -7564,7 +7564,7 @@ export interface operations {
             query: {
                 /**
                  * @description The artifact's id.
-                 * @example ARTIFACT-3
+                 * @example ARTIFACT-1
                  */
                 id: string;
                 /**
@@ -7588,8 +7588,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "artifact": {
-                     *         "id": "ARTIFACT-3",
-                     *         "display_id": "ARTIFACT-3",
+                     *         "id": "ARTIFACT-1",
+                     *         "display_id": "ARTIFACT-1",
                      *         "file": {
                      *           "type": "image/png",
                      *           "name": "screenshot.png",
@@ -7633,7 +7633,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ARTIFACT-3",
+                 *       "id": "ARTIFACT-1",
                  *       "version": "2"
                  *     }
                  */
@@ -7650,8 +7650,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "artifact": {
-                     *         "id": "ARTIFACT-3",
-                     *         "display_id": "ARTIFACT-3",
+                     *         "id": "ARTIFACT-1",
+                     *         "display_id": "ARTIFACT-1",
                      *         "file": {
                      *           "type": "image/png",
                      *           "name": "screenshot.png",
@@ -7689,7 +7689,7 @@ export interface operations {
             query: {
                 /**
                  * @description The record whose attached files are listed (id), such as a work item or an article.
-                 * @example ISS-12
+                 * @example ISS-1
                  */
                 parent_id: string;
             };
@@ -7709,8 +7709,8 @@ export interface operations {
                      * @example {
                      *       "artifacts": [
                      *         {
-                     *           "id": "ARTIFACT-3",
-                     *           "display_id": "ARTIFACT-3",
+                     *           "id": "ARTIFACT-5",
+                     *           "display_id": "ARTIFACT-5",
                      *           "file": {
                      *             "type": "image/png",
                      *             "name": "screenshot.png",
@@ -7747,7 +7747,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "parent_id": "ISS-12"
+                 *       "parent_id": "ISS-1"
                  *     }
                  */
                 "application/json": components["schemas"]["ArtifactsListRequest"];
@@ -7764,8 +7764,8 @@ export interface operations {
                      * @example {
                      *       "artifacts": [
                      *         {
-                     *           "id": "ARTIFACT-3",
-                     *           "display_id": "ARTIFACT-3",
+                     *           "id": "ARTIFACT-5",
+                     *           "display_id": "ARTIFACT-5",
                      *           "file": {
                      *             "type": "image/png",
                      *             "name": "screenshot.png",
@@ -7861,7 +7861,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ARTIFACT-3",
+                 *       "id": "ARTIFACT-1",
                  *       "file_name": "screenshot.png",
                  *       "file_type": "image/png",
                  *       "file": "(the bytes of screenshot.png)"
@@ -7880,8 +7880,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "artifact": {
-                     *         "id": "ARTIFACT-3",
-                     *         "display_id": "ARTIFACT-3",
+                     *         "id": "ARTIFACT-1",
+                     *         "display_id": "ARTIFACT-1",
                      *         "file": {
                      *           "type": "image/png",
                      *           "name": "screenshot.png",
@@ -8435,7 +8435,7 @@ export interface operations {
                  * @example {
                  *       "type": "support",
                  *       "title": "Cannot export a report",
-                 *       "account": "ACC-12",
+                 *       "account": "ACC-2",
                  *       "members": [
                  *         "DEVU-4"
                  *       ],
@@ -8445,7 +8445,7 @@ export interface operations {
                  *         }
                  *       ],
                  *       "stage": {
-                 *         "name": "queued"
+                 *         "name": "triage"
                  *       },
                  *       "tags": [
                  *         {
@@ -8467,8 +8467,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "conversation": {
-                     *         "id": "CONV-31",
-                     *         "display_id": "CONV-31",
+                     *         "id": "CONV-25",
+                     *         "display_id": "CONV-25",
                      *         "title": "Cannot export a report",
                      *         "is_frozen": false,
                      *         "created_date": "2026-11-02T09:15:00.000Z"
@@ -8494,7 +8494,7 @@ export interface operations {
             query: {
                 /**
                  * @description The conversation's id.
-                 * @example CONV-31
+                 * @example CONV-3
                  */
                 id: string;
             };
@@ -8513,8 +8513,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "conversation": {
-                     *         "id": "CONV-31",
-                     *         "display_id": "CONV-31",
+                     *         "id": "CONV-3",
+                     *         "display_id": "CONV-3",
                      *         "type": "support",
                      *         "title": "Cannot export a report",
                      *         "is_frozen": false,
@@ -8551,7 +8551,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "CONV-31"
+                 *       "id": "CONV-3"
                  *     }
                  */
                 "application/json": components["schemas"]["ConversationsGetRequest"];
@@ -8567,8 +8567,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "conversation": {
-                     *         "id": "CONV-31",
-                     *         "display_id": "CONV-31",
+                     *         "id": "CONV-3",
+                     *         "display_id": "CONV-3",
                      *         "type": "support",
                      *         "title": "Cannot export a report",
                      *         "is_frozen": false,
@@ -8600,7 +8600,7 @@ export interface operations {
                 /**
                  * @description Only conversations with one of these customer accounts (ids); comma-separated.
                  * @example [
-                 *       "ACC-12"
+                 *       "ACC-2"
                  *     ]
                  */
                 account?: string[];
@@ -8681,8 +8681,8 @@ export interface operations {
                      * @example {
                      *       "conversations": [
                      *         {
-                     *           "id": "CONV-31",
-                     *           "display_id": "CONV-31",
+                     *           "id": "CONV-3",
+                     *           "display_id": "CONV-3",
                      *           "type": "support",
                      *           "title": "Cannot export a report",
                      *           "source_channel": "email",
@@ -8742,8 +8742,8 @@ export interface operations {
                      * @example {
                      *       "conversations": [
                      *         {
-                     *           "id": "CONV-31",
-                     *           "display_id": "CONV-31",
+                     *           "id": "CONV-3",
+                     *           "display_id": "CONV-3",
                      *           "type": "support",
                      *           "title": "Cannot export a report",
                      *           "source_channel": "email",
@@ -9328,12 +9328,12 @@ export interface operations {
                 include_replay_data?: boolean;
                 /**
                  * @description The recording of a mobile session.
-                 * @example rec-5d1e
+                 * @example recording-1
                  */
                 recording_id?: string;
                 /**
                  * @description The session.
-                 * @example sess-82ab
+                 * @example mobile-session-1
                  */
                 session_id: string;
                 /**
@@ -9343,7 +9343,7 @@ export interface operations {
                 tab_id?: string;
                 /**
                  * @description The identifier of the application the session belongs to.
-                 * @example com.example.shop
+                 * @example com.example.workspace
                  */
                 version_key: string;
             };
@@ -9362,8 +9362,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "recording": "mobile_recording",
-                     *       "session_id": "sess-82ab",
-                     *       "recording_id": "rec-5d1e",
+                     *       "session_id": "mobile-session-1",
+                     *       "recording_id": "recording-1",
                      *       "created_at": "2026-11-02T09:15:00.000Z",
                      *       "total_ram": 8192,
                      *       "available_ram": 2048,
@@ -9399,9 +9399,9 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "session_id": "sess-82ab",
-                 *       "recording_id": "rec-5d1e",
-                 *       "version_key": "com.example.shop",
+                 *       "session_id": "mobile-session-1",
+                 *       "recording_id": "recording-1",
+                 *       "version_key": "com.example.workspace",
                  *       "include_replay_data": false
                  *     }
                  */
@@ -9418,8 +9418,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "recording": "mobile_recording",
-                     *       "session_id": "sess-82ab",
-                     *       "recording_id": "rec-5d1e",
+                     *       "session_id": "mobile-session-1",
+                     *       "recording_id": "recording-1",
                      *       "created_at": "2026-11-02T09:15:00.000Z",
                      *       "total_ram": 8192,
                      *       "available_ram": 2048,
@@ -9483,8 +9483,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "org_schedule_fragment": {
-                     *         "id": "SCHEDFRAG-3",
-                     *         "display_id": "SCHEDFRAG-3",
+                     *         "id": "SCHEDFRAG-2",
+                     *         "display_id": "SCHEDFRAG-2",
                      *         "name": "Public holidays 2027 (Germany)",
                      *         "from": "2027-01-01T00:00:00.000Z",
                      *         "to": "2028-01-01T00:00:00.000Z",
@@ -9533,7 +9533,7 @@ export interface operations {
                  *       },
                  *       "org_schedule_fragments": [
                  *         {
-                 *           "id": "SCHEDFRAG-3"
+                 *           "id": "SCHEDFRAG-1"
                  *         }
                  *       ]
                  *     }
@@ -9559,7 +9559,7 @@ export interface operations {
                      *         "min_valid_days": 30,
                      *         "org_schedule_fragments": [
                      *           {
-                     *             "id": "SCHEDFRAG-3"
+                     *             "id": "SCHEDFRAG-1"
                      *           }
                      *         ],
                      *         "object_version": 1,
@@ -9765,8 +9765,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "part": {
-                     *         "id": "FEAT-9",
-                     *         "display_id": "FEAT-9",
+                     *         "id": "FEAT-2",
+                     *         "display_id": "FEAT-2",
                      *         "type": "feature",
                      *         "name": "Report export",
                      *         "owned_by": [
@@ -9840,7 +9840,7 @@ export interface operations {
             query: {
                 /**
                  * @description The part's id.
-                 * @example FEAT-9
+                 * @example FEAT-2
                  */
                 id: string;
             };
@@ -9859,8 +9859,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "part": {
-                     *         "id": "FEAT-9",
-                     *         "display_id": "FEAT-9",
+                     *         "id": "FEAT-2",
+                     *         "display_id": "FEAT-2",
                      *         "type": "feature",
                      *         "name": "Report export",
                      *         "owned_by": [
@@ -9901,7 +9901,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "FEAT-9"
+                 *       "id": "FEAT-2"
                  *     }
                  */
                 "application/json": components["schemas"]["PartsGetRequest"];
@@ -9917,8 +9917,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "part": {
-                     *         "id": "FEAT-9",
-                     *         "display_id": "FEAT-9",
+                     *         "id": "FEAT-2",
+                     *         "display_id": "FEAT-2",
                      *         "type": "feature",
                      *         "name": "Report export",
                      *         "owned_by": [
@@ -10036,8 +10036,8 @@ export interface operations {
                      * @example {
                      *       "parts": [
                      *         {
-                     *           "id": "FEAT-9",
-                     *           "display_id": "FEAT-9",
+                     *           "id": "FEAT-2",
+                     *           "display_id": "FEAT-2",
                      *           "type": "feature",
                      *           "name": "Report export",
                      *           "owned_by": [
@@ -10104,8 +10104,8 @@ export interface operations {
                      * @example {
                      *       "parts": [
                      *         {
-                     *           "id": "FEAT-9",
-                     *           "display_id": "FEAT-9",
+                     *           "id": "FEAT-2",
+                     *           "display_id": "FEAT-2",
                      *           "type": "feature",
                      *           "name": "Report export",
                      *           "owned_by": [
@@ -10147,7 +10147,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "account": "ACC-12",
+                 *       "account": "ACC-2",
                  *       "display_name": "Acme Europe",
                  *       "domain": "acme.example.org",
                  *       "environment": "production",
@@ -10197,7 +10197,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The Rev organization's id (or send `account`).
-                 * @example REV-6
+                 * @example REV-2
                  */
                 id?: string;
                 /** @description An account's id, for that account's default Rev organization (when `id` is not sent). */
@@ -10218,8 +10218,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "rev_org": {
-                     *         "id": "REV-6",
-                     *         "display_id": "REV-6",
+                     *         "id": "REV-2",
+                     *         "display_id": "REV-2",
                      *         "display_name": "Acme Europe",
                      *         "domain": "acme.example.org",
                      *         "external_ref": "crm-1042",
@@ -10253,7 +10253,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "REV-6"
+                 *       "id": "REV-2"
                  *     }
                  */
                 "application/json": components["schemas"]["RevOrgsGetRequest"];
@@ -10269,8 +10269,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "rev_org": {
-                     *         "id": "REV-6",
-                     *         "display_id": "REV-6",
+                     *         "id": "REV-2",
+                     *         "display_id": "REV-2",
                      *         "display_name": "Acme Europe",
                      *         "domain": "acme.example.org",
                      *         "external_ref": "crm-1042",
@@ -10313,7 +10313,7 @@ export interface operations {
                 /**
                  * @description Only organizations of one of these accounts (ids); comma-separated.
                  * @example [
-                 *       "ACC-12"
+                 *       "ACC-2"
                  *     ]
                  */
                 account?: string[];
@@ -10366,8 +10366,8 @@ export interface operations {
                      * @example {
                      *       "rev_orgs": [
                      *         {
-                     *           "id": "REV-6",
-                     *           "display_id": "REV-6",
+                     *           "id": "REV-2",
+                     *           "display_id": "REV-2",
                      *           "display_name": "Acme Europe",
                      *           "external_ref": "crm-1042",
                      *           "created_date": "2026-11-02T09:15:00.000Z"
@@ -10425,8 +10425,8 @@ export interface operations {
                      * @example {
                      *       "rev_orgs": [
                      *         {
-                     *           "id": "REV-6",
-                     *           "display_id": "REV-6",
+                     *           "id": "REV-2",
+                     *           "display_id": "REV-2",
                      *           "display_name": "Acme Europe",
                      *           "external_ref": "crm-1042",
                      *           "created_date": "2026-11-02T09:15:00.000Z"
@@ -10460,7 +10460,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "REV-6",
+                 *       "id": "REV-2",
                  *       "display_name": "Acme Europe GmbH",
                  *       "tier": "strategic"
                  *     }
@@ -10478,8 +10478,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "rev_org": {
-                     *         "id": "REV-6",
-                     *         "display_id": "REV-6",
+                     *         "id": "REV-2",
+                     *         "display_id": "REV-2",
                      *         "display_name": "Acme Europe GmbH",
                      *         "domain": "acme.example.org",
                      *         "external_ref": "crm-1042",
@@ -10560,8 +10560,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "sla": {
-                     *         "id": "SLA-3",
-                     *         "display_id": "SLA-3",
+                     *         "id": "SLA-4",
+                     *         "display_id": "SLA-4",
                      *         "name": "Premium support",
                      *         "sla_type": "external",
                      *         "status": "draft",
@@ -10660,8 +10660,8 @@ export interface operations {
                      * @example {
                      *       "slas": [
                      *         {
-                     *           "id": "SLA-3",
-                     *           "display_id": "SLA-3",
+                     *           "id": "SLA-2",
+                     *           "display_id": "SLA-2",
                      *           "name": "Premium support",
                      *           "sla_type": "external",
                      *           "status": "published",
@@ -10721,8 +10721,8 @@ export interface operations {
                      * @example {
                      *       "slas": [
                      *         {
-                     *           "id": "SLA-3",
-                     *           "display_id": "SLA-3",
+                     *           "id": "SLA-2",
+                     *           "display_id": "SLA-2",
                      *           "name": "Premium support",
                      *           "sla_type": "external",
                      *           "status": "published",
@@ -10777,7 +10777,7 @@ export interface operations {
                      *       "sla": {
                      *         "id": "SLA-3",
                      *         "display_id": "SLA-3",
-                     *         "name": "Premium support",
+                     *         "name": "Internal incidents",
                      *         "status": "published",
                      *         "object_version": 5,
                      *         "modified_date": "2026-11-03T10:00:00.000Z"
@@ -10810,7 +10810,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "SLA-3",
+                 *       "id": "SLA-1",
                  *       "description": "First response within one hour for premium customers.",
                  *       "evaluation_period": "monthly"
                  *     }
@@ -10828,9 +10828,9 @@ export interface operations {
                     /**
                      * @example {
                      *       "sla": {
-                     *         "id": "SLA-3",
-                     *         "display_id": "SLA-3",
-                     *         "name": "Premium support",
+                     *         "id": "SLA-1",
+                     *         "display_id": "SLA-1",
+                     *         "name": "Standard support",
                      *         "description": "First response within one hour for premium customers.",
                      *         "evaluation_period": "monthly",
                      *         "status": "draft",
@@ -11957,7 +11957,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "type": "timeline_comment",
-                 *       "object": "TKT-7",
+                 *       "object": "TKT-1",
                  *       "body": "Reproduced on Safari 18; see the attached recording.",
                  *       "artifacts": [
                  *         "ARTIFACT-3"
@@ -11982,8 +11982,8 @@ export interface operations {
                      *         "id": "TL-41",
                      *         "display_id": "TL-41",
                      *         "type": "timeline_comment",
-                     *         "object": "TKT-7",
-                     *         "object_display_id": "TKT-7",
+                     *         "object": "TKT-1",
+                     *         "object_display_id": "TKT-1",
                      *         "object_type": "ticket",
                      *         "body": "Reproduced on Safari 18; see the attached recording.",
                      *         "artifacts": [
@@ -12021,12 +12021,12 @@ export interface operations {
             query: {
                 /**
                  * @description The timeline entry's id; with `external_ref`, the id of the record whose timeline holds the entry.
-                 * @example TKT-7
+                 * @example TKT-1
                  */
                 id: string;
                 /**
                  * @description Get the entry with this external reference on the timeline of the record named by `id` (1 to 512 characters).
-                 * @example zendesk-comment-88123
+                 * @example zendesk-comment-88120
                  */
                 external_ref?: string;
             };
@@ -12048,9 +12048,9 @@ export interface operations {
                      *         "id": "TL-41",
                      *         "display_id": "TL-41",
                      *         "type": "timeline_comment",
-                     *         "object": "TKT-7",
-                     *         "object_display_id": "TKT-7",
-                     *         "external_ref": "zendesk-comment-88123",
+                     *         "object": "TKT-1",
+                     *         "object_display_id": "TKT-1",
+                     *         "external_ref": "zendesk-comment-88120",
                      *         "visibility": "external",
                      *         "labels": [],
                      *         "created_date": "2026-11-02T09:15:00.000Z"
@@ -12083,8 +12083,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "TKT-7",
-                 *       "external_ref": "zendesk-comment-88123"
+                 *       "id": "TKT-1",
+                 *       "external_ref": "zendesk-comment-88120"
                  *     }
                  */
                 "application/json": components["schemas"]["TimelineEntriesGetRequest"];
@@ -12103,9 +12103,9 @@ export interface operations {
                      *         "id": "TL-41",
                      *         "display_id": "TL-41",
                      *         "type": "timeline_comment",
-                     *         "object": "TKT-7",
-                     *         "object_display_id": "TKT-7",
-                     *         "external_ref": "zendesk-comment-88123",
+                     *         "object": "TKT-1",
+                     *         "object_display_id": "TKT-1",
+                     *         "external_ref": "zendesk-comment-88120",
                      *         "visibility": "external",
                      *         "labels": [],
                      *         "created_date": "2026-11-02T09:15:00.000Z"
@@ -12132,7 +12132,7 @@ export interface operations {
             query: {
                 /**
                  * @description The record whose timeline is listed (id).
-                 * @example TKT-7
+                 * @example TKT-1
                  */
                 object: string;
                 /**
@@ -12188,7 +12188,7 @@ export interface operations {
                      *           "id": "TL-41",
                      *           "display_id": "TL-41",
                      *           "type": "timeline_comment",
-                     *           "object": "TKT-7",
+                     *           "object": "TKT-1",
                      *           "body": "Reproduced on Safari 18.",
                      *           "visibility": "external",
                      *           "created_date": "2026-11-02T09:15:00.000Z"
@@ -12223,7 +12223,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "object": "TKT-7",
+                 *       "object": "TKT-1",
                  *       "visibility": [
                  *         "external",
                  *         "public"
@@ -12251,7 +12251,7 @@ export interface operations {
                      *           "id": "TL-41",
                      *           "display_id": "TL-41",
                      *           "type": "timeline_comment",
-                     *           "object": "TKT-7",
+                     *           "object": "TKT-1",
                      *           "body": "Reproduced on Safari 18.",
                      *           "visibility": "external",
                      *           "created_date": "2026-11-02T09:15:00.000Z"
@@ -12566,7 +12566,7 @@ export interface operations {
                  * @example {
                  *       "type": "issue",
                  *       "title": "Export button does nothing",
-                 *       "applies_to_part": "FEAT-9",
+                 *       "applies_to_part": "FEAT-2",
                  *       "owned_by": [
                  *         "DEVU-1"
                  *       ],
@@ -12598,14 +12598,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "work": {
-                     *         "id": "ISS-12",
-                     *         "display_id": "ISS-12",
+                     *         "id": "ISS-7",
+                     *         "display_id": "ISS-7",
                      *         "type": "issue",
                      *         "title": "Export button does nothing",
                      *         "applies_to_part": {
                      *           "type": "feature",
-                     *           "id": "FEAT-9",
-                     *           "display_id": "FEAT-9",
+                     *           "id": "FEAT-2",
+                     *           "display_id": "FEAT-2",
                      *           "name": "Report export"
                      *         },
                      *         "owned_by": [
@@ -12648,7 +12648,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ISS-12"
+                 *       "id": "ISS-6"
                  *     }
                  */
                 "application/json": components["schemas"]["WorksDeleteRequest"];
@@ -12691,7 +12691,7 @@ export interface operations {
                 /**
                  * @description Only work items that belong to one of these parts (ids); comma-separated.
                  * @example [
-                 *       "PROD-3"
+                 *       "PROD-1"
                  *     ]
                  */
                 applies_to_part?: string[];
@@ -12809,7 +12809,7 @@ export interface operations {
                 /**
                  * @description Only issues planned in one of these sprints (ids); comma-separated.
                  * @example [
-                 *       "VISTA-7"
+                 *       "VISTA-1"
                  *     ]
                  */
                 "issue.sprint"?: string[];
@@ -12971,8 +12971,8 @@ export interface operations {
                      * @example {
                      *       "works": [
                      *         {
-                     *           "id": "ISS-12",
-                     *           "display_id": "ISS-12",
+                     *           "id": "ISS-1",
+                     *           "display_id": "ISS-1",
                      *           "type": "issue",
                      *           "title": "Export button does nothing",
                      *           "owned_by": [
@@ -12984,8 +12984,8 @@ export interface operations {
                      *           "created_date": "2026-11-02T09:15:00.000Z"
                      *         },
                      *         {
-                     *           "id": "TKT-7",
-                     *           "display_id": "TKT-7",
+                     *           "id": "TKT-1",
+                     *           "display_id": "TKT-1",
                      *           "type": "ticket",
                      *           "title": "Customer cannot export a report",
                      *           "owned_by": [
@@ -13059,8 +13059,8 @@ export interface operations {
                      * @example {
                      *       "works": [
                      *         {
-                     *           "id": "ISS-12",
-                     *           "display_id": "ISS-12",
+                     *           "id": "ISS-1",
+                     *           "display_id": "ISS-1",
                      *           "type": "issue",
                      *           "title": "Export button does nothing",
                      *           "owned_by": [
@@ -13072,8 +13072,8 @@ export interface operations {
                      *           "created_date": "2026-11-02T09:15:00.000Z"
                      *         },
                      *         {
-                     *           "id": "TKT-7",
-                     *           "display_id": "TKT-7",
+                     *           "id": "TKT-1",
+                     *           "display_id": "TKT-1",
                      *           "type": "ticket",
                      *           "title": "Customer cannot export a report",
                      *           "owned_by": [
@@ -13108,7 +13108,7 @@ export interface operations {
             query: {
                 /**
                  * @description The work item's id.
-                 * @example ISS-12
+                 * @example ISS-1
                  */
                 id: string;
             };
@@ -13127,8 +13127,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "work": {
-                     *         "id": "ISS-12",
-                     *         "display_id": "ISS-12",
+                     *         "id": "ISS-1",
+                     *         "display_id": "ISS-1",
                      *         "type": "issue",
                      *         "title": "Export button does nothing",
                      *         "stage": {
@@ -13173,7 +13173,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ISS-12"
+                 *       "id": "ISS-1"
                  *     }
                  */
                 "application/json": components["schemas"]["WorksGetRequest"];
@@ -13189,8 +13189,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "work": {
-                     *         "id": "ISS-12",
-                     *         "display_id": "ISS-12",
+                     *         "id": "ISS-1",
+                     *         "display_id": "ISS-1",
                      *         "type": "issue",
                      *         "title": "Export button does nothing",
                      *         "stage": {
@@ -13238,7 +13238,7 @@ export interface operations {
                 /**
                  * @description Only work items that belong to one of these parts (ids); comma-separated.
                  * @example [
-                 *       "PROD-3"
+                 *       "PROD-1"
                  *     ]
                  */
                 applies_to_part?: string[];
@@ -13346,8 +13346,8 @@ export interface operations {
                      * @example {
                      *       "works": [
                      *         {
-                     *           "id": "ISS-12",
-                     *           "display_id": "ISS-12",
+                     *           "id": "ISS-1",
+                     *           "display_id": "ISS-1",
                      *           "type": "issue",
                      *           "title": "Export button does nothing",
                      *           "owned_by": [
@@ -13420,8 +13420,8 @@ export interface operations {
                      * @example {
                      *       "works": [
                      *         {
-                     *           "id": "ISS-12",
-                     *           "display_id": "ISS-12",
+                     *           "id": "ISS-1",
+                     *           "display_id": "ISS-1",
                      *           "type": "issue",
                      *           "title": "Export button does nothing",
                      *           "owned_by": [
@@ -13461,7 +13461,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "ISS-12",
+                 *       "id": "ISS-1",
                  *       "title": "Export button does nothing on Safari",
                  *       "owned_by": {
                  *         "set": [
@@ -13471,7 +13471,7 @@ export interface operations {
                  *       },
                  *       "artifacts": {
                  *         "add": [
-                 *           "ARTIFACT-7"
+                 *           "ARTIFACT-4"
                  *         ]
                  *       },
                  *       "stage": {
@@ -13492,8 +13492,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "work": {
-                     *         "id": "ISS-12",
-                     *         "display_id": "ISS-12",
+                     *         "id": "ISS-1",
+                     *         "display_id": "ISS-1",
                      *         "type": "issue",
                      *         "title": "Export button does nothing on Safari",
                      *         "owned_by": [
@@ -13508,8 +13508,8 @@ export interface operations {
                      *         ],
                      *         "artifacts": [
                      *           {
-                     *             "id": "ARTIFACT-7",
-                     *             "display_id": "ARTIFACT-7"
+                     *             "id": "ARTIFACT-4",
+                     *             "display_id": "ARTIFACT-4"
                      *           }
                      *         ],
                      *         "stage": {

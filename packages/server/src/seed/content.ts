@@ -1,7 +1,19 @@
-// Content: knowledge-base articles, code changes, custom objects and comments on the works.
+// Content: uploaded files, knowledge-base articles, code changes, custom objects and comments on the works.
+import { uploadedArtifact } from "./calls.js";
 import type { Builder, Setup } from "./context.js";
 import { TITLES } from "./data.js";
 import type { Works } from "./works.js";
+
+/**
+ * Four files uploaded but not attached to anything yet: a report in two versions and three screenshots. Made
+ * before any other file, they are ARTIFACT-1 to ARTIFACT-4, the files the docs' examples read and attach (each
+ * attaching example takes one of its own: a file belongs to one record).
+ */
+export async function makeUploads({ call, count }: Builder): Promise<void> {
+  await uploadedArtifact(call, "quarterly-report.txt", "text/plain", ["first draft", "final"]);
+  for (const n of [1, 2, 3]) await uploadedArtifact(call, `recording-${n}.png`, "image/png", ["PNG"]);
+  count("artifacts", 4);
+}
 
 /** Four published articles, each with a step-by-step child article. */
 export async function makeArticles({ call, rnd, count }: Builder, setup: Setup): Promise<void> {
@@ -61,7 +73,7 @@ export async function makeCustomObjects({ call, rnd, count }: Builder): Promise<
   }
 }
 
-/** An internal comment on each of the first thirty works. */
+/** An internal comment on each of the first thirty works, and a customer's reply on the first ticket. */
 export async function makeComments(
   { call, count }: Builder,
   { workIds, workDisplayIds }: Works,
@@ -76,4 +88,14 @@ export async function makeComments(
     });
     count("timeline_comments");
   }
+  // A customer's reply on the first ticket (the second work), imported from the help desk with its reference
+  // there: timeline-entries.get finds it by that reference.
+  await call("timeline-entries.create", {
+    type: "timeline_comment",
+    object: workIds[1] as string,
+    body: "It works again on our side, thank you.",
+    visibility: "external",
+    external_ref: "zendesk-comment-88120",
+  });
+  count("timeline_comments");
 }

@@ -9,12 +9,12 @@ import { storeSession } from "../operations/observability.js";
 import type { DevUser, Org, Store } from "../store/types.js";
 import { type Call, seedCaller } from "./calls.js";
 import { makeSchedules, makeSlas, makeSurveys } from "./configuration.js";
-import { makeArticles, makeCodeChanges, makeComments, makeCustomObjects } from "./content.js";
+import { makeArticles, makeCodeChanges, makeComments, makeCustomObjects, makeUploads } from "./content.js";
 import type { Builder, Count, Setup } from "./context.js";
 import { makeAccounts, makeConversations } from "./customers.js";
 import { mobileSession, random, webSession } from "./data.js";
 import { makeParts } from "./parts.js";
-import { makePeople, makeTags } from "./people-and-tags.js";
+import { makePeople, makeTags, makeTokens } from "./people-and-tags.js";
 import { makeStageDiagrams, makeStages } from "./stages.js";
 import { makeSprint, makeVistas } from "./vistas.js";
 import { makeWorks } from "./works.js";
@@ -95,15 +95,20 @@ export async function demoDataLoaded(store: Store, org: Org, seedNumber: number)
   return found.length > 0;
 }
 
-/** People, tags, the product hierarchy, stages and a stage diagram per work type, customers and the sprint. */
+/**
+ * People and their tokens, tags, the product hierarchy, stages and a stage diagram per work type, customers,
+ * the sprint and the files not attached yet (before the works' own files, so that they come first).
+ */
 async function makeSetup(builder: Builder, tx: Store, org: Org, admin: DevUser): Promise<Setup> {
   const userIds = await makePeople(tx, org, admin, builder.count);
+  await makeTokens(builder);
   const { tagIds, severity } = await makeTags(builder);
   const partIds = await makeParts(builder, userIds);
   const stageIds = await makeStages(builder, tx, org, admin);
   await makeStageDiagrams(builder, stageIds);
   const accountIds = await makeAccounts(builder, userIds);
   const sprint = await makeSprint(builder);
+  await makeUploads(builder);
   return { userIds, tagIds, severity, partIds, stageIds, accountIds, sprint };
 }
 

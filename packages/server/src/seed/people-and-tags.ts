@@ -1,4 +1,4 @@
-// The organization's people and its tags (one of which takes a value).
+// The organization's people, their access tokens and its tags (one of which takes a value).
 import type { DevUser, Org, Store } from "../store/types.js";
 import type { Builder, Count } from "./context.js";
 
@@ -15,6 +15,25 @@ export async function makePeople(tx: Store, org: Org, admin: DevUser, count: Cou
     count("dev_users");
   }
   return users.map((user) => user.id);
+}
+
+/**
+ * Two personal access tokens of the admin, for scripts. On a fresh organization, whose first token is the
+ * admin's own (TOKEN-1), they are TOKEN-2 and TOKEN-3: the docs' auth-tokens.delete example revokes TOKEN-3.
+ */
+export async function makeTokens({ call, count }: Builder): Promise<void> {
+  for (const [hint, scope] of [
+    ["nightly export", "issue:read ticket:read"],
+    ["status page", "incident:read"],
+  ] as const) {
+    await call("auth-tokens.create", {
+      requested_token_type: "urn:vendor:params:oauth:token-type:pat",
+      scope,
+      expires_in: 31_536_000,
+      token_hint: hint,
+    });
+    count("auth_tokens");
+  }
 }
 
 /** Eight plain tags and the severity tag. */
