@@ -12,6 +12,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     "0003_kept_record_changes": keptRecordChanges(dialect),
     "0004_ticket_is_frozen": ticketIsFrozen(dialect),
     "0005_records_parent_sorted": recordsParentSorted(),
+    "0006_records_parent_modified": recordsParentModified(),
   };
   return { getMigrations: async () => migrations };
 }
@@ -318,6 +319,28 @@ function recordsParentSorted(): Migration {
         .columns(["org_id", "kind", "parent_id"])
         .execute();
       await db.schema.dropIndex("records_parent_created").ifExists().execute();
+    },
+  };
+}
+
+/**
+ * A record's children in modified order (a timeline sorted by `modified_date`) through an index of their own.
+ * Without it the planner had to choose between the parent index and a sort, or the modified-date index over
+ * the whole family, and it took the second whenever a page's cursor made the date range look narrow
+ * (test/store/query-plans.test.ts).
+ */
+function recordsParentModified(): Migration {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createIndex("records_parent_modified")
+        .ifNotExists()
+        .on("records")
+        .columns(["org_id", "kind", "parent_id", "modified_date", "seq"])
+        .execute();
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropIndex("records_parent_modified").ifExists().execute();
     },
   };
 }

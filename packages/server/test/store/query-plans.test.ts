@@ -117,7 +117,7 @@ const LIST_TABLES = /"(records|dev_users)"/;
  * parent index: with the created-date index it walks the whole family (the fault of issue 23).
  */
 function faults(query: Logged, plan: string[], sort: string[] | undefined): string[] {
-  const byParent = plan.some((step) => /records_parent_created/.test(step));
+  const byParent = plan.some((step) => /records_parent_(created|modified)/.test(step));
   const byId = plan.some((step) => /\(id=\?\)|records_id_key|sqlite_autoindex_records/.test(step));
   const sortAllowed = byId || (byParent && sort?.[0]?.startsWith("modified_date") === true);
   const found = plan.filter(
