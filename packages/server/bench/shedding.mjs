@@ -1,0 +1,250 @@
+// Load shedding under overload: starts the built server (SQLite, a fresh data directory seeded with
+// `seed --works 300`, the rate limit raised out of the way), finds the sustainable load of a realistic mix
+// (works.get, works.list, tags.list, some works.create) as the throughput of a closed loop of a few
+// connections, then offers 1x, 2x and 4x that rate in an open loop (./open-loop.mjs: the offered load does
+// not fall when the server slows). For each level, the medians of the repetitions: offered and served (2xx)
+// req/s, the 503 answers (and how many carried Retry-After), and the p50/p99 latency of the served requests
+// alone. Goal: at 4x, served p99 < 250 ms. The server's own settings come from the environment, e.g.
+//
+// `failed`: connection errors and requests unanswered 10 s after the offered load ended; `--sockets`: the
+// open loop's connections (requests wait in the client, and are timed, while all are busy).
+//
+//   pnpm --filter @workapi/server bench:shedding [--duration s] [--repetitions n] [--connections n] [--rate r]
+//     [--sockets n]
+//   WORKAPI_MAX_EVENT_LOOP_DELAY_MS=50 pnpm --filter @workapi/server bench:shedding
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { parseArgs, promisify } from "node:util";
+import { childProcesses } from "./children.mjs";
+import { median } from "./measure.mjs";
+import { closedLoop, openLoop, percentile } from "./open-loop.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const serverDir = resolve(here, "..");
+const cli = join(serverDir, "dist/cli.js");
+const P99_GOAL_MS = 250;
+const LEVELS = [1, 2, 4];
+
+const { values: flags } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    repetitions: { type: "string", default: "3" },
+    connections: { type: "string", default: "8" },
+    rate: { type: "string", default: "0" },
+    sockets: { type: "string", default: "200" },
+  },
+});
+const duration = Number(flags.duration);
+const repetitions = Number(flags.repetitions);
+const connections = Number(flags.connections);
+const fixedRate = Number(flags.rate);
+const sockets = Number(flags.sockets);
+for (const [name, value] of Object.entries({ duration, repetitions, connections, sockets })) {
+  if (!(Number.isInteger(value) && value > 0)) throw new Error(`--${name} must be a positive whole number`);
+}
+if (!(fixedRate >= 0)) throw new Error("--rate must be a number of requests a second (0: measure it)");
+
+const work = mkdtempSync(join(tmpdir(), "workapi-shedding-"));
+const dataDir = join(work, "data");
+const { freePort, serverEnv, start, stop, ready } = childProcesses({ work, serverDir });
+// The load comes from one address: the per-address connection limit is lifted with the rate limit.
+const env = {
+  ...serverEnv("production"),
+  WORKAPI_DATA_DIR: dataDir,
+  WORKAPI_RATE_LIMIT_MAX: "1000000000",
+  WORKAPI_MAX_CONNECTIONS_PER_ADDRESS: "0",
+};
+const loadBefore = loadavg();
+
+// The seed makes the organization and its admin token (every scope) on the empty data directory.
+await promisify(execFile)(process.execPath, [cli, "seed", "--works", "300"], { env });
+const token = readFileSync(join(dataDir, "admin-token"), "utf8").trim();
+const port = await freePort();
+const server = start(
+  "server",
+  process.execPath,
+  [cli, "serve", "--port", String(port), "--host", "127.0.0.1"],
+  {
+    ...env,
+    LOG_LEVEL: "warn",
+  },
+);
+const url = `http://127.0.0.1:${port}`;
+let failed = false;
+try {
+  await ready(server, `${url}/health`);
+  const next = await theMix();
+  const options = { url, token, next };
+  await closedLoop({ ...options, connections, duration: 3 }); // warm-up
+  const sustainable = fixedRate || (await measureSustainable(options));
+  const results = [];
+  for (const factor of LEVELS) {
+    const runs = [];
+    for (let repetition = 1; repetition <= repetitions; repetition++) {
+      await idle(); // the backlog and the shedding of the run before have ended
+      const run = summary(await openLoop({ ...options, rate: factor * sustainable, duration, sockets }));
+      console.log(`  ${factor}x #${repetition}: ${line(run)}`);
+      runs.push(run);
+    }
+    results.push({ factor, ...medians(runs) });
+  }
+  printTable(results, sustainable);
+} catch (error) {
+  failed = true;
+  console.error(error);
+  console.error(`logs kept in ${work}`);
+} finally {
+  await stop(server);
+  if (!failed) rmSync(work, { recursive: true, force: true });
+}
+process.exitCode = failed ? 1 : 0;
+
+/** Waits until /health answers within 20 ms three times in a row (at most 60 s), then 3 s more. */
+async function idle() {
+  const deadline = Date.now() + 60_000;
+  for (let quick = 0; quick < 3 && Date.now() < deadline; ) {
+    const started = performance.now();
+    const answer = await fetch(`${url}/health`).catch(() => undefined);
+    await answer?.arrayBuffer();
+    quick = answer?.status === 200 && performance.now() - started < 20 ? quick + 1 : 0;
+    await sleep(100);
+  }
+  await sleep(3000);
+}
+
+async function call(path, body) {
+  const answer = await fetch(`${url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (answer.status !== 200 && answer.status !== 201) throw new Error(`${path}: ${answer.status}`);
+  return answer.json();
+}
+
+/** The mix, in ten requests: 4 works.get, 3 works.list, 2 tags.list, 1 works.create. */
+async function theMix() {
+  const ids = [];
+  let cursor;
+  do {
+    const page = await call("/works.list", { limit: 100, ...(cursor ? { cursor } : {}) });
+    ids.push(...page.works.map((w) => w.id));
+    cursor = page.next_cursor;
+  } while (cursor && ids.length < 300);
+  const self = (await call("/dev-users.self", {})).dev_user.id;
+  const part = (await call("/parts.create", { type: "product", name: "shedding", owned_by: [self] })).part.id;
+  let i = 0;
+  const pick = () => ids[Math.floor(Math.random() * ids.length)];
+  return () => {
+    switch (i++ % 10) {
+      case 0:
+        return {
+          path: "/works.create",
+          body: { type: "issue", title: `shed ${i}`, applies_to_part: part, owned_by: [self] },
+        };
+      case 1:
+      case 4:
+      case 7:
+        return { path: "/works.list", body: { limit: 20 } };
+      case 2:
+      case 6:
+        return { path: "/tags.list", body: { limit: 20 } };
+      default:
+        return { path: "/works.get", body: { id: pick() } };
+    }
+  };
+}
+
+/** The median throughput of a closed loop of `connections` over the repetitions, in 2xx req/s. */
+async function measureSustainable(options) {
+  const rates = [];
+  for (let repetition = 1; repetition <= repetitions; repetition++) {
+    const run = summary(await closedLoop({ ...options, connections, duration: 5 }));
+    console.log(`  closed loop, ${connections} connections #${repetition}: ${line(run)}`);
+    rates.push(run.servedRps);
+  }
+  const rate = Math.round(median(rates));
+  console.log(`sustainable: ${rate} req/s (median of ${repetitions})`);
+  return rate;
+}
+
+function summary(f) {
+  return {
+    offeredRps: f.sent / f.offeredSeconds,
+    servedRps: f.ok / f.seconds,
+    shed: f.shed,
+    shedWithRetryAfter: f.shedWithRetryAfter,
+    otherStatus: f.other,
+    failed: f.errors + f.unanswered,
+    p50: percentile(f.served, 50),
+    p99: percentile(f.served, 99),
+    shedP99: percentile(f.shedMs, 99),
+    lateMs: f.lateMs,
+  };
+}
+
+function medians(runs) {
+  return Object.fromEntries(Object.keys(runs[0]).map((key) => [key, median(runs.map((run) => run[key]))]));
+}
+
+function ms(value) {
+  return Number.isNaN(value) ? "-" : `${value.toFixed(1)} ms`;
+}
+
+function line(r) {
+  return (
+    `offered ${Math.round(r.offeredRps)}/s, served ${Math.round(r.servedRps)}/s ` +
+    `(p50 ${ms(r.p50)}, p99 ${ms(r.p99)}), 503 ${r.shed} (Retry-After ${r.shedWithRetryAfter}, p99 ${ms(r.shedP99)}), ` +
+    `other ${r.otherStatus}, failed ${r.failed}, client late ${ms(r.lateMs)}`
+  );
+}
+
+function printTable(results, sustainable) {
+  const settings = ["WORKAPI_MAX_EVENT_LOOP_DELAY_MS"]
+    .map((name) => `${name}=${process.env[name] ?? "default"}`)
+    .join(", ");
+  console.log(
+    `\nshedding: sustainable ${sustainable} req/s, ${duration} s per run, medians of ${repetitions}; ` +
+      `${settings}; load average ${fmtLoad(loadBefore)} before, ${fmtLoad(loadavg())} after`,
+  );
+  const rows = [
+    [
+      "load",
+      "offered/s",
+      "served 2xx/s",
+      "503",
+      "Retry-After",
+      "served p50",
+      "served p99",
+      "503 p99",
+      "other",
+      "failed",
+    ],
+    ...results.map((r) => [
+      `${r.factor}x`,
+      String(Math.round(r.offeredRps)),
+      String(Math.round(r.servedRps)),
+      String(r.shed),
+      String(r.shedWithRetryAfter),
+      ms(r.p50),
+      ms(r.p99),
+      ms(r.shedP99),
+      String(r.otherStatus),
+      String(r.failed),
+    ]),
+  ];
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+  for (const row of rows) console.log(row.map((cell, i) => cell.padStart(widths[i])).join("  "));
+  const top = results.at(-1);
+  const verdict = top.p99 < P99_GOAL_MS ? "pass" : "FAIL";
+  console.log(`goal: at ${top.factor}x, served p99 < ${P99_GOAL_MS} ms: ${ms(top.p99)} ${verdict}`);
+}
+
+function fmtLoad(values) {
+  return values.map((v) => v.toFixed(2)).join(" ");
+}
