@@ -2,7 +2,7 @@
 // request blocked, it loads with no failed request, shows a deep-linked operation with its scope line and
 // code samples, and leaves screenshots in test-artifacts/ for a person to look at. Skips, saying why, where
 // no Chromium is installed.
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
