@@ -39,7 +39,6 @@ export type WriteAnswer = { id: number } & (
   | {
       kind: "api-error";
       type: ErrorType;
-      message: string;
       detail: string;
       extras: Record<string, unknown>;
       status: number;
@@ -57,8 +56,9 @@ export function toAnswer(id: number, outcome: { value: unknown } | { error: unkn
   }
   const { error } = outcome;
   if (error instanceof ApiError) {
-    const { type, message, detail, extras, status, headers } = error;
-    return { id, kind: "api-error", type, message, detail, extras, status, headers };
+    // The title comes from the catalogue again on this thread's side; only the detail travels.
+    const { type, detail, extras, status, headers } = error;
+    return { id, kind: "api-error", type, detail, extras, status, headers };
   }
   if (error instanceof StoreError) {
     return { id, kind: "store-error", code: error.code, message: error.message, field: error.field };

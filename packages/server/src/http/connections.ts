@@ -53,22 +53,30 @@ export interface ConnectionOptions {
 
 export const connections = shared<ConnectionOptions>(async (fastify, options) => {
   const refused = limitPerAddress(fastify.server, options.maxConnectionsPerAddress);
-  fastify.addHook("onRequest", async (request, reply) => {
+  // Callback hooks, not async ones: they run on every request, and an async hook costs a promise each time.
+  fastify.addHook("onRequest", (request, reply, done) => {
     if (refused.has(request.raw.socket)) {
       reply.hijack(); // already answered on the connection itself, which closes
+      done();
       return;
     }
     if (request.raw.httpVersion === "1.1" && request.headers.host === undefined) {
-      throw apiError(
-        "bad_request",
-        "An HTTP/1.1 request must carry a Host header; send Host: with the server's name and port.",
+      done(
+        apiError(
+          "bad_request",
+          "An HTTP/1.1 request must carry a Host header; send Host: with the server's name and port.",
+        ),
       );
+      return;
     }
+    done();
   });
-  fastify.addHook("onSend", async (request, reply) => {
-    if (request.raw.complete) return;
-    reply.header("connection", "close");
-    discardBeforeClosing(request.raw.socket, options.discardTimeoutMs);
+  fastify.addHook("onSend", (request, reply, payload, done) => {
+    if (!request.raw.complete) {
+      reply.header("connection", "close");
+      discardBeforeClosing(request.raw.socket, options.discardTimeoutMs);
+    }
+    done(null, payload);
   });
 });
 
