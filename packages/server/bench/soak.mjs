@@ -4,13 +4,20 @@
 // mix of concurrent reads and writes. Every --every seconds it prints each operation's p50/p99 over that
 // interval and the server's resident memory (RSS); at the end, each read's p99 over the last interval
 // against the goal (25 ms) and the RSS growth after the growing phase (goal: 10% at most).
-//   pnpm soak                       (30 minutes)
-//   pnpm soak --minutes 3 --grow 20000 --concurrency 16 --every 30
+//
+// The mix is paced at --rate requests a second (a steady load, as a service meets it, well under what this
+// server sustains on two cores; the workers then wait for their turn, and latency is the server's, not a
+// queue's); `--rate 0` drives it as fast as the workers go (a saturation run: latency then is mostly queueing
+// behind the other workers). Each interval's line says the rate reached.
+//   pnpm soak                       (30 minutes at 200 req/s)
+//   pnpm soak --minutes 3 --grow 20000 --concurrency 16 --every 30 --rate 0
 import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs, promisify } from "node:util";
 
 const { values } = parseArgs({
@@ -19,12 +26,16 @@ const { values } = parseArgs({
     grow: { type: "string", default: "100000" },
     concurrency: { type: "string", default: "16" },
     every: { type: "string", default: "30" },
+    rate: { type: "string", default: "200" },
   },
 });
 const minutes = Number(values.minutes);
 const grow = Number(values.grow);
 const concurrency = Number(values.concurrency);
 const every = Number(values.every);
+const rate = Number(values.rate);
+if (!(rate >= 0))
+  throw new Error("--rate must be a number of requests a second (0: as fast as the workers go)");
 for (const [name, value] of Object.entries({ minutes, concurrency, every })) {
   if (!(value > 0)) throw new Error(`--${name} must be a positive number`);
 }
@@ -143,10 +154,22 @@ async function grower(n) {
   }
 }
 
+/** The mix's pace: each request takes the next slot of `rate` a second, waiting for it when early. */
+let slots = 0;
+let pacedFrom = 0;
+async function turn() {
+  if (rate === 0) return;
+  if (slots === 0) pacedFrom = performance.now();
+  const due = pacedFrom + (slots++ * 1000) / rate;
+  const wait = due - performance.now();
+  if (wait > 0) await sleep(wait);
+}
+
 /** The measured mix: two reads to each write, as clients of a tracker read. */
 async function worker(n, deadline) {
   let cursor;
   for (let i = 0; Date.now() < deadline; i++) {
+    await turn();
     switch (i % 9) {
       case 0:
         await newWork(n, i);
@@ -180,8 +203,14 @@ async function worker(n, deadline) {
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 /** Prints the interval's p50/p99 per operation and the RSS; returns the interval's figures. */
+let requestsAtLastReport = 0;
+let lastReportAt = Date.now();
 function report(phase, started) {
   const elapsed = (Date.now() - started) / 1000;
+  const reached =
+    (counts.requests - requestsAtLastReport) / Math.max(0.001, (Date.now() - lastReportAt) / 1000);
+  requestsAtLastReport = counts.requests;
+  lastReportAt = Date.now();
   const mib = rssMiB();
   const figures = {};
   for (const [name, list] of [...latencies].sort(([a], [b]) => a.localeCompare(b))) {
@@ -191,7 +220,7 @@ function report(phase, started) {
   latencies = new Map();
   console.log(
     `${phase} ${elapsed.toFixed(0).padStart(5)} s  rss ${mib.toFixed(1)} MiB  records ~${records}  ` +
-      `requests ${counts.requests}  5xx ${counts.serverErrors}  failed ${counts.failed}`,
+      `requests ${counts.requests} (${reached.toFixed(0)}/s)  5xx ${counts.serverErrors}  failed ${counts.failed}`,
   );
   for (const [name, f] of Object.entries(figures)) {
     console.log(
@@ -211,7 +240,10 @@ async function phase(name, work) {
   return reports;
 }
 
-console.log(`soak: grow to ${grow} records, then ${minutes} min, ${concurrency} workers, against ${url}`);
+const pace = rate === 0 ? "as fast as they go" : `${rate} req/s`;
+console.log(
+  `soak: grow to ${grow} records, then ${minutes} min, ${concurrency} workers at ${pace}, against ${url}`,
+);
 await phase("grow", grower);
 const deadline = Date.now() + minutes * 60_000;
 const reports = await phase("mix ", (n) => worker(n, deadline));

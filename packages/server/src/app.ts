@@ -15,7 +15,7 @@ import { docs } from "./http/docs.js";
 import { clientErrorHandler, errorHandling } from "./http/error-handler.js";
 import { guard } from "./http/guard.js";
 import { contractRoutes } from "./http/routes.js";
-import { shedding } from "./http/shedding.js";
+import { LoadShedder } from "./http/shedding.js";
 import { shutdown } from "./http/shutdown.js";
 import { handlers as allHandlers } from "./operations/index.js";
 import type { Context } from "./operations/support/handler.js";
@@ -43,7 +43,13 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
   const contract = theContract();
   const violations: string[] = [];
   const { bodyLimit, validateResponses } = config;
+  const shedder = new LoadShedder({
+    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+    retryAfterS: config.sheddingRetryAfterS,
+  });
   const fastify = Fastify({
+    // Node's HTTP server with load shedding in front of Fastify's routing (./http/shedding.ts).
+    serverFactory: shedder.serverFactory,
     ...(logger ? { loggerInstance: logger } : { logger: { level: config.logLevel } }),
     bodyLimit,
     requestIdHeader: "x-request-id",
@@ -63,10 +69,6 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
   await fastify.register(shutdown);
   const { maxConnectionsPerAddress, discardTimeoutMs } = config;
   await fastify.register(connections, { maxConnectionsPerAddress, discardTimeoutMs });
-  await fastify.register(shedding, {
-    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
-    retryAfterS: config.sheddingRetryAfterS,
-  });
   await fastify.register(bodyParsing, { bodyLimit });
   await fastify.register(errorHandling, { bodyLimit, validateResponses, violations });
   await fastify.register(crossOrigin, { origins: config.corsOrigins });
@@ -82,6 +84,7 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
   await fastify.register(docs);
   const all = { ...allHandlers, ...handlers } as unknown as Record<string, OperationHandler>;
   const writes = writeThread && !handlers ? writesOnThread(writeThread.dataDir) : writesHere(store, all);
+  shedder.watch(fastify.log, () => writes.oldestWaitMs());
   const executor = createExecutor({ store, handlers: all, writes, validateResponses, violations });
   await fastify.register(contractRoutes, {
     contract,
@@ -94,6 +97,7 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
     contract,
     violations,
     close: async () => {
+      shedder.stop();
       await fastify.close(); // in-flight requests finish first
       await writes.close();
     },

@@ -15,6 +15,8 @@ export type Handlers = Record<string, OperationHandler>;
 export interface Writes {
   /** Runs the write `operation` for `caller` in one transaction; its answer, or the error it threw. */
   run(operation: Operation, caller: Authenticated, facts: RequestFacts, input: unknown): Promise<unknown>;
+  /** How long (ms) the oldest write still waiting for its answer has waited; 0 when none waits. */
+  oldestWaitMs(): number;
   /** Waits for the writes under way, then stops (the write thread, when there is one). */
   close(): Promise<void>;
 }

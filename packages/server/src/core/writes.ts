@@ -5,6 +5,7 @@
 // processes; an in-memory database, which lives on one connection) writes run in this thread.
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ErrorType } from "@workapi/types";
@@ -15,10 +16,29 @@ import { ApiError, apiError } from "./errors.js";
 import { type Handlers, runHandler, type Writes } from "./executor.js";
 import { JsonText } from "./json-text.js";
 
+/** The start times of the writes waiting for their answers, oldest first (a Map keeps insertion order). */
+class Waiting<T> extends Map<number, T & { since: number }> {
+  oldestWaitMs(): number {
+    for (const { since } of this.values()) return performance.now() - since;
+    return 0;
+  }
+}
+
 /** Writes run by their handlers on `store`, in this thread. */
 export function writesHere(store: Store, handlers: Handlers): Writes {
+  const waiting = new Waiting<object>();
+  let next = 0;
   return {
-    run: (operation, caller, facts, input) => runHandler(store, handlers, operation, caller, facts, input),
+    async run(operation, caller, facts, input) {
+      const id = next++;
+      waiting.set(id, { since: performance.now() });
+      try {
+        return await runHandler(store, handlers, operation, caller, facts, input);
+      } finally {
+        waiting.delete(id);
+      }
+    },
+    oldestWaitMs: () => waiting.oldestWaitMs(),
     close: async () => {},
   };
 }
@@ -113,7 +133,7 @@ function workerScript(): string {
  */
 export function writesOnThread(dataDir: string): Writes {
   const worker = new Worker(workerScript(), { workerData: { dataDir } });
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  const pending = new Waiting<{ resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let next = 0;
   let failure: Error | undefined;
   const failAll = (error: Error) => {
@@ -145,10 +165,11 @@ export function writesOnThread(dataDir: string): Writes {
       if (failure) throw failure;
       const id = next++;
       return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
+        pending.set(id, { resolve, reject, since: performance.now() });
         worker.postMessage({ id, name: operation.name, auth, facts, input } satisfies WriteRequest);
       });
     },
+    oldestWaitMs: () => pending.oldestWaitMs(),
     async close() {
       await ready.catch(() => {});
       // The writes sent are answered before the thread is told to close (messages arrive in order, but a
