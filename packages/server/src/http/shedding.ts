@@ -122,16 +122,15 @@ export class LoadShedder {
 
   /**
    * Measures how late this tick came and how old the oldest write is, and adjusts the admitted share. The
-   * event loop counts as behind by the least of its last LATE_TICKS delays: a few long tasks (a garbage
-   * collection, validators compiled on first use) are not an overload, and a loop that cannot keep up is late
-   * on every tick.
+   * server counts as behind by the least of its last LATE_TICKS delays (each tick's the greater of the two): a
+   * few long tasks (a garbage collection, validators compiled on first use, one slow commit) are not an
+   * overload, and a server that cannot keep up is late on every tick.
    */
   #tick(): void {
     const now = performance.now();
-    this.#lateness.push(now - this.#lastTick - TICK_MS);
+    this.#lateness.push(Math.max(now - this.#lastTick - TICK_MS, this.#backlogMs()));
     if (this.#lateness.length > LATE_TICKS) this.#lateness.shift();
-    const behindMs = this.#lateness.length < LATE_TICKS ? 0 : Math.min(...this.#lateness);
-    const delayMs = Math.max(behindMs, this.#backlogMs());
+    const delayMs = this.#lateness.length < LATE_TICKS ? 0 : Math.min(...this.#lateness);
     this.#lastTick = now;
     const goal = this.options.maxEventLoopDelayMs;
     if (delayMs > goal) {
