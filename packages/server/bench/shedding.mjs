@@ -205,7 +205,7 @@ function line(r) {
 }
 
 function printTable(results, sustainable) {
-  const settings = ["WORKAPI_MAX_EVENT_LOOP_DELAY_MS"]
+  const settings = ["WORKAPI_MAX_EVENT_LOOP_DELAY_MS", "WORKAPI_MAX_EVENT_LOOP_BUSY_PERCENT"]
     .map((name) => `${name}=${process.env[name] ?? "default"}`)
     .join(", ");
   console.log(

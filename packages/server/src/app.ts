@@ -45,6 +45,7 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
   const { bodyLimit, validateResponses } = config;
   const shedder = new LoadShedder({
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+    maxEventLoopBusyPercent: config.maxEventLoopBusyPercent,
     retryAfterS: config.sheddingRetryAfterS,
   });
   const fastify = Fastify({

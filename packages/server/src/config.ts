@@ -42,6 +42,8 @@ export interface ServerConfig {
   shutdownTimeoutMs: number;
   /** Mean event-loop delay over which requests are shed with 503; 0: never shed. */
   maxEventLoopDelayMs: number;
+  /** The share of time (percent) the event loop may stay busy before requests are shed; 100: no such limit. */
+  maxEventLoopBusyPercent: number;
   /** The Retry-After (seconds) of a shed request. */
   sheddingRetryAfterS: number;
 }
@@ -65,7 +67,8 @@ export const DEFAULTS = {
   maxConnectionsPerAddress: 256,
   discardTimeoutMs: 5_000,
   shutdownTimeoutMs: 10_000,
-  maxEventLoopDelayMs: 200,
+  maxEventLoopDelayMs: 50,
+  maxEventLoopBusyPercent: 90,
   sheddingRetryAfterS: 2,
 } as const;
 
@@ -79,6 +82,7 @@ const WHOLE_NUMBER_SETTINGS = {
   discardTimeoutMs: "WORKAPI_DISCARD_TIMEOUT_MS",
   shutdownTimeoutMs: "WORKAPI_SHUTDOWN_TIMEOUT_MS",
   maxEventLoopDelayMs: "WORKAPI_MAX_EVENT_LOOP_DELAY_MS",
+  maxEventLoopBusyPercent: "WORKAPI_MAX_EVENT_LOOP_BUSY_PERCENT",
   sheddingRetryAfterS: "WORKAPI_SHEDDING_RETRY_AFTER_S",
 } as const;
 
@@ -97,7 +101,13 @@ function waitBounds(env: NodeJS.ProcessEnv) {
     key,
     integer(name, env[name], DEFAULTS[key as keyof typeof WHOLE_NUMBER_SETTINGS]),
   ]);
-  return Object.fromEntries(entries) as Record<keyof typeof WHOLE_NUMBER_SETTINGS, number>;
+  const bounds = Object.fromEntries(entries) as Record<keyof typeof WHOLE_NUMBER_SETTINGS, number>;
+  if (bounds.maxEventLoopBusyPercent > 100) {
+    throw new Error(
+      `WORKAPI_MAX_EVENT_LOOP_BUSY_PERCENT is a share of time, 0 to 100, not '${bounds.maxEventLoopBusyPercent}'`,
+    );
+  }
+  return bounds;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerConfig> = {}): ServerConfig {

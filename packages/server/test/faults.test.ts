@@ -279,11 +279,11 @@ describe("load shedding", () => {
     try {
       const call = () =>
         fetch(`${server.url}/tags.list`, { headers: { authorization: `Bearer ${server.adminToken}` } });
-      // A loop that cannot keep up: busy 150 ms at a time for 2 s, with requests arriving all along.
+      // A loop that cannot keep up: busy 150 ms at a time for 2 s, with requests arriving several at a time.
       const answers: Promise<Response>[] = [];
       const overloadedUntil = Date.now() + 2000;
       while (Date.now() < overloadedUntil) {
-        answers.push(call());
+        answers.push(call(), call(), call(), call());
         const busyUntil = Date.now() + 150;
         while (Date.now() < busyUntil) {
           // nothing else runs

@@ -18,6 +18,8 @@ import { apiError } from "../core/errors.js";
 export interface SheddingOptions {
   /** The event-loop delay (ms) the server stays under by shedding; 0: never shed. */
   maxEventLoopDelayMs: number;
+  /** The share of time (percent) the event loop may be busy, over two windows in a row, before shedding. */
+  maxEventLoopBusyPercent: number;
   retryAfterS: number;
 }
 
@@ -27,6 +29,14 @@ const TICK_MS = 10;
 const RAISE = 0.02;
 /** The ticks that must all come late for the event loop to count as behind. */
 const LATE_TICKS = 3;
+/**
+ * A loop busy all the time is behind only when requests wait for it: its ticks then come late by more than
+ * this fraction of the delay goal on every tick (one caller's requests, back to back, keep a loop busy with
+ * ticks barely late).
+ */
+const QUEUED_FRACTION = 4;
+/** The window (ms) over which the event loop's busy share is measured. */
+const WINDOW_MS = 50;
 /** The smallest cut of the admitted share in one tick (a delay just over the goal). */
 const SMALLEST_CUT = 0.8;
 
@@ -41,8 +51,15 @@ export class LoadShedder {
   #lastTick = 0;
   /** How late the last ticks came (ms), the newest last. */
   readonly #lateness: number[] = [];
+  /** Requests that came since the last tick, and during each of the last ticks, the newest last. */
+  #arrivals = 0;
+  readonly #arrived: number[] = [];
   #lastLog = 0;
   #backlogMs: () => number = () => 0;
+  /** The event loop's busy time at the current window's start, and the last two windows' busy shares. */
+  #window = performance.eventLoopUtilization();
+  #windowStart = 0;
+  #busy: [number, number] = [0, 0];
   #logger: FastifyBaseLogger | undefined;
   readonly #refusal: { headers: Record<string, string | number>; body: Buffer };
 
@@ -79,6 +96,7 @@ export class LoadShedder {
     options: FastifyServerOptions & { http?: object },
   ): Server => {
     const server = createServer(options.http ?? {}, (request, response) => {
+      this.#arrivals++;
       if (this.#admit()) route(request, response);
       else this.#refuse(response);
     });
@@ -115,27 +133,49 @@ export class LoadShedder {
 
   #start(): void {
     this.#lastTick = performance.now();
+    this.#windowStart = this.#lastTick;
+    this.#window = performance.eventLoopUtilization();
     this.#lastLog = this.#lastTick;
     this.#timer = setTimeout(() => this.#tick(), TICK_MS);
     this.#timer.unref();
   }
 
   /**
-   * Measures how late this tick came and how old the oldest write is, and adjusts the admitted share. The
-   * server counts as behind by the least of its last LATE_TICKS delays (each tick's the greater of the two): a
-   * few long tasks (a garbage collection, validators compiled on first use, one slow commit) are not an
-   * overload, and a server that cannot keep up is late on every tick.
+   * Measures how late this tick came, how old the oldest write is and how busy the event loop was, and adjusts
+   * the admitted share. The server counts as behind by the least of its last LATE_TICKS delays (each tick's
+   * the greater of the two), and only while at least two requests came during each of those ticks: a few long
+   * tasks (a garbage collection, validators compiled on first use, one slow commit) and one caller's requests
+   * sent back to back are not an overload, and a server that cannot keep up is late on every tick while
+   * requests keep coming. The delay alone
+   * misses one overload: requests queued outside the process (in the kernel, in the callers' connection
+   * pools) make each loop turn no longer than the connections it serves, so a loop busy all the time over two
+   * windows in a row, with ticks late by a quarter of the goal, counts as behind too.
    */
   #tick(): void {
     const now = performance.now();
     this.#lateness.push(Math.max(now - this.#lastTick - TICK_MS, this.#backlogMs()));
+    this.#arrived.push(this.#arrivals);
+    this.#arrivals = 0;
     if (this.#lateness.length > LATE_TICKS) this.#lateness.shift();
-    const delayMs = this.#lateness.length < LATE_TICKS ? 0 : Math.min(...this.#lateness);
+    if (this.#arrived.length > LATE_TICKS) this.#arrived.shift();
+    // Requests wait only where several come at once: one caller's requests, back to back, come one a tick.
+    const queued = this.#arrived.length === LATE_TICKS && Math.min(...this.#arrived) >= 2;
+    const delayMs = queued ? Math.min(...this.#lateness) : 0;
     this.#lastTick = now;
-    const goal = this.options.maxEventLoopDelayMs;
+    const rolled = now - this.#windowStart >= WINDOW_MS;
+    if (rolled) {
+      const busy = performance.eventLoopUtilization(this.#window).utilization * 100;
+      this.#busy = [this.#busy[1], busy];
+      this.#window = performance.eventLoopUtilization();
+      this.#windowStart = now;
+    }
+    const busy = Math.min(...this.#busy);
+    const { maxEventLoopDelayMs: goal, maxEventLoopBusyPercent: busyGoal } = this.options;
     if (delayMs > goal) {
       this.#admitted *= Math.min(SMALLEST_CUT, goal / delayMs);
-    } else if (delayMs < goal / 2 && this.#admitted < 1) {
+    } else if (rolled && busy > busyGoal && delayMs > goal / QUEUED_FRACTION) {
+      this.#admitted *= SMALLEST_CUT;
+    } else if (delayMs < goal / QUEUED_FRACTION && busy < busyGoal - 10 && this.#admitted < 1) {
       this.#admitted = Math.min(1, this.#admitted + RAISE);
       if (this.#admitted === 1) this.#credit = 0;
     }
