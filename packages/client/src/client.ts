@@ -4,14 +4,11 @@ import createFetchClient, { type Client, type ClientOptions as FetchClientOption
 import { ApiError } from "./errors.js";
 import {
   type Facade,
-  facadeSegments,
   formOperations,
   type OperationIds,
   type PaginatedOperations,
-  readOperations,
-  safeOperations,
-  writeOperations,
 } from "./generated/operations.js";
+import { namedOperations, operations } from "./names.js";
 import type {
   AllResult,
   Args,
@@ -129,7 +126,7 @@ type Request = (method: string, url: string, init?: Init) => Promise<AnyResponse
 
 /** The facade's method of the operation `name`: a read whose fields fit the query goes as GET, all else as POST. */
 function operationCall(name: string, request: Request) {
-  const read = name in readOperations;
+  const read = operations[name];
   const form = formOperations.includes(name);
   return (body: Record<string, unknown> = {}, callOptions: CallOptions = {}) =>
     read && fitsQuery(body)
@@ -154,30 +151,25 @@ function addFacade(client: Record<string, unknown>, request: Request) {
     params?: Record<string, unknown>,
     { pages, ...pageOptions }: PageOptions & { pages?: boolean } = {},
   ) => {
-    const shape = readOperations[name as keyof typeof readOperations];
-    if (!shape) throw new TypeError(`${name} is not a paginated operation`);
+    const shape = operations[name];
+    if (typeof shape !== "object") throw new TypeError(`${name} is not a paginated operation`);
     const answers = follow(operationCall(name, request), shape, params, pageOptions);
     return pages ? answers : collect(answers, shape.items);
   };
   client.paginate = paginate;
-  for (const name of [...safeOperations, ...writeOperations]) {
-    const keys = name.split(".").map((segment) => facadeSegments[segment] ?? segment);
-    const last = keys.pop() as string;
-    let node = client;
-    for (const key of keys) {
-      node[key] ??= {};
-      node = node[key] as Record<string, unknown>;
-    }
+  for (const [name, kind, keys] of namedOperations) {
+    const node = keys
+      .slice(0, -1)
+      .reduce((parent, key) => (parent[key] ??= {}) as Record<string, unknown>, client);
     const method = operationCall(name, request);
-    if (readOperations[name as keyof typeof readOperations]) {
+    if (typeof kind === "object") {
       Object.assign(method, {
-        all: (params?: Record<string, unknown>, o?: PageOptions) =>
-          paginate(name, params, { ...o, pages: false }),
+        all: (params?: Record<string, unknown>, o?: PageOptions) => paginate(name, params, o),
         pages: (params?: Record<string, unknown>, o?: PageOptions) =>
           paginate(name, params, { ...o, pages: true }),
       });
     }
-    node[last] = method;
+    node[keys.at(-1) as string] = method;
   }
 }
 

@@ -24,7 +24,7 @@ export async function* paginate(
   call: PageCall,
   shape: PageShape,
   params: Record<string, unknown> = {},
-  { mode = "after", max = Number.POSITIVE_INFINITY, ...options }: PageOptions = {},
+  { mode = "after", max = Infinity, ...options }: PageOptions = {},
 ): AsyncGenerator<AnyResult, void, undefined> {
   let cursor = params.cursor;
   let count = 0;
