@@ -269,7 +269,9 @@ export function clientOperationsSource(doc) {
     " * One line per resource: the names' shared segments are written once, which keeps the client small.",
     " */",
     "export const operationTree = {",
-    ...Object.entries(operationTree(operations, safe)).map(([segment, node]) => `  ${key(segment)}: ${literal(node)},`),
+    ...Object.entries(operationTree(operations, safe)).map(
+      ([segment, node]) => `  ${key(segment)}: ${literal(node)},`,
+    ),
     "} as const;",
     "",
     "/** The paginated operations and their page shapes. */",

@@ -95,15 +95,11 @@ type AnyResponse = { data?: unknown; error?: unknown; response: Response };
  * comma-separated), and the query stays well under the 16 KiB the server reads of a request's head.
  */
 function fitsQuery(fields: Record<string, unknown>): boolean {
-  const values = Object.values(fields);
+  // The lists' items one by one: null, an object and a nested list are objects.
+  const items = Object.values(fields).flat();
   return (
-    values.every((value) => {
-      const items = Array.isArray(value) ? value : [value];
-      // null and nested lists are objects; a comma in an item (or in a lone string, to keep this short) means POST.
-      return (
-        !items.some((item) => typeof item === "object") && String(value).split(",").length <= items.length
-      );
-    }) && encodeURIComponent(String(values)).length < 8000 // room left in 16 KiB for names and headers
+    items.every((item) => typeof item !== "object" && !String(item).includes(",")) &&
+    encodeURIComponent(String(items)).length < 8000 // room left in 16 KiB for names and headers
   );
 }
 
@@ -113,10 +109,8 @@ function toForm(fields: Record<string, unknown>): FormData {
   for (const files of [false, true]) {
     for (const [key, value] of Object.entries(fields)) {
       if (value == null || value instanceof Blob !== files) continue;
-      form.append(
-        key,
-        value instanceof Blob ? value : typeof value === "object" ? JSON.stringify(value) : String(value),
-      );
+      // FormData makes a string of any other value.
+      form.append(key, files || typeof value !== "object" ? (value as string | Blob) : JSON.stringify(value));
     }
   }
   return form;
@@ -131,13 +125,8 @@ function operationCall(name: string, request: Request) {
   return (body: Record<string, unknown> = {}, callOptions: CallOptions = {}) =>
     read && fitsQuery(body)
       ? request("GET", `/${name}`, { ...callOptions, params: { query: body } })
-      : request(
-          "POST",
-          `/${name}`,
-          form
-            ? { ...callOptions, body: toForm(body), bodySerializer: (data: FormData) => data }
-            : { ...callOptions, body },
-        );
+      : // openapi-fetch sends a FormData as it is (multipart, with its boundary), anything else as JSON.
+        request("POST", `/${name}`, { ...callOptions, body: form ? toForm(body) : body });
 }
 
 /**
@@ -157,10 +146,12 @@ function addFacade(client: Record<string, unknown>, request: Request) {
     return pages ? answers : collect(answers, shape.items);
   };
   client.paginate = paginate;
-  for (const [name, kind, keys] of namedOperations) {
-    const node = keys
-      .slice(0, -1)
-      .reduce((parent, key) => (parent[key] ??= {}) as Record<string, unknown>, client);
+  for (const [name, kind, groups, key] of namedOperations) {
+    let node = client;
+    for (const group of groups) {
+      node[group] ??= {};
+      node = node[group] as Record<string, unknown>;
+    }
     const method = operationCall(name, request);
     if (typeof kind === "object") {
       Object.assign(method, {
@@ -169,7 +160,7 @@ function addFacade(client: Record<string, unknown>, request: Request) {
           paginate(name, params, { ...o, pages: true }),
       });
     }
-    node[keys.at(-1) as string] = method;
+    node[key] = method;
   }
 }
 

@@ -5,16 +5,19 @@ import type { PageShape } from "./paginate.js";
 /** What the client knows of an operation: 0 for a write, 1 for a read, a page shape for a paginated read. */
 export type OperationKind = 0 | 1 | PageShape;
 type Tree = { readonly [segment: string]: Tree | OperationKind };
-/** A named operation: its name, its kind and the keys of its method in the facade (`orgSchedules`, `list`). */
-type Named = [name: string, kind: OperationKind, keys: string[]];
+/**
+ * A named operation: its name, its kind, and where the facade has its method: the keys of the groups it is in
+ * and its own key (`stages.custom.get` at `stages`, `custom` and `get`; `org-schedules.list` at `orgSchedules`).
+ */
+type Named = [name: string, kind: OperationKind, groups: string[], key: string];
 
 /** The leaves of `tree`. A page shape is told from a group of operations by its `items`, a string. */
-const leaves = (tree: Tree, prefix: string, keys: string[]): Named[] =>
+const leaves = (tree: Tree, prefix: string, groups: string[]): Named[] =>
   Object.entries(tree).flatMap(([segment, node]) => {
-    const path = [...keys, facadeSegments[segment] ?? segment];
+    const key = facadeSegments[segment] ?? segment;
     return typeof node !== "object" || typeof node.items === "string"
-      ? [[prefix + segment, node as OperationKind, path]]
-      : leaves(node as Tree, `${prefix}${segment}.`, path);
+      ? [[prefix + segment, node as OperationKind, groups, key]]
+      : leaves(node as Tree, `${prefix}${segment}.`, [...groups, key]);
   });
 
 /** Every named operation, in the order of their names. */

@@ -26,8 +26,8 @@ export function retrySettings(
   call: RetryOptions | boolean | undefined,
 ): Required<RetryOptions> | undefined {
   if (!(call ?? client)) return undefined;
-  const object = (value: RetryOptions | boolean | undefined) => (typeof value === "object" ? value : {});
-  return { ...retryDefaults, ...object(client), ...object(call) };
+  // Spreading `true` adds nothing: the defaults stand.
+  return { ...retryDefaults, ...(client as RetryOptions), ...(call as RetryOptions) };
 }
 
 /** What a middleware hook is given: openapi-fetch's parameters and the attempt, 1 for the first sending. */
@@ -89,15 +89,12 @@ async function normalize(response: Response): Promise<Response> {
   try {
     if (isErrorBody(JSON.parse(text))) return response;
   } catch {}
-  const headers = new Headers(response.headers);
-  headers.set("content-type", "application/json");
-  headers.delete("content-length");
-  headers.delete("content-encoding");
-  return new Response(JSON.stringify(synthesizeError(response, text)), {
-    status: response.status,
-    statusText: response.statusText,
-    headers,
-  });
+  // The same answer (status, status text, headers) with the error body; its headers made to match.
+  const answer = new Response(JSON.stringify(synthesizeError(response, text)), response);
+  answer.headers.set("content-type", "application/json");
+  answer.headers.delete("content-length");
+  answer.headers.delete("content-encoding");
+  return answer;
 }
 
 const HOOKS = ["onRequest", "onResponse", "onError"] as const;
@@ -139,7 +136,7 @@ export async function sendCall(
     signal = signal ? AbortSignal.any([signal, expired.signal]) : expired.signal;
   }
   const retries = retry && operations[url.slice(1)] ? retry.maxRetries : 0;
-  const fits = (wait: number) => deadline === undefined || Date.now() - started + wait < deadline;
+  const fits = (wait: number) => Date.now() - started + wait < (deadline ?? Infinity);
   // Each attempt's fetch: the token after the middleware (which never sees it), then a typed error body.
   const fetch = async (request: Request, ext?: RequestInit) => {
     if (token && !request.headers.has("authorization")) {
