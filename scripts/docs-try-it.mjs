@@ -38,11 +38,11 @@ export function tryItOperations(doc) {
 }
 
 /** JSON safe inside a script element: no `<` can close it. */
-const scriptJson = (value) => JSON.stringify(value).replaceAll("<", "\\u003c");
+export const scriptJson = (value) => JSON.stringify(value).replaceAll("<", "\\u003c");
 
 /**
  * The line that gives Redoc the server the page came from (`window.workapiServerOrigin`, set by the panel's
- * script where the reference server serves the page), to go before Redoc's hydrate.
+ * script where the reference server serves the page), to go before Redoc renders the definition.
  */
 export const SERVER_ORIGIN_LINE =
   "if (window.workapiServerOrigin) for (const server of __redoc_definition.servers ?? []) server.url = window.workapiServerOrigin;";
