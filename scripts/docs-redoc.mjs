@@ -67,7 +67,10 @@ const replaced = {
       return { path, namespace: "replaced" };
     });
     esbuild.onResolve({ filter: /^yaml$/ }, ({ path }) => ({ path, namespace: "not-swagger-2" }));
-    esbuild.onLoad({ filter: /.*/, namespace: "not-swagger-2" }, () => ({ contents: NOT_SWAGGER_2, loader: "js" }));
+    esbuild.onLoad({ filter: /.*/, namespace: "not-swagger-2" }, () => ({
+      contents: NOT_SWAGGER_2,
+      loader: "js",
+    }));
     esbuild.onResolve({ filter: /^prismjs\/components\/prism-[\w-]+\.js$/ }, ({ path }) => {
       const language = path.match(/prism-([\w-]+)\.js$/)[1];
       return PRISM_KEPT.has(language) ? undefined : { path, namespace: "unused-grammar" };

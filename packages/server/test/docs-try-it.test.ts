@@ -32,8 +32,9 @@ describe.skipIf(!hasChromium)("the docs page's Try it panel, served by the serve
     });
     page = await context.newPage();
     page.on("pageerror", (error) => errors.push(error.message));
-    await page.goto(`${server.url}/docs#/tags/tags-list`, { waitUntil: "networkidle" });
-  }, 60_000);
+    await page.goto(`${server.url}/docs#tag/tags/operation/tags-list`, { waitUntil: "networkidle" });
+    await page.waitForSelector('[data-section-id="tag/tags/operation/tags-list"]', { timeout: 60_000 });
+  }, 120_000);
   afterAll(async () => {
     await browser?.close();
     await server?.close();
