@@ -4,8 +4,8 @@
 // which renders Redoc's standalone component into the element as Redoc's own standalone bundle does. The docs
 // generator (scripts/generate-docs.mjs) inlines it.
 //
-// Modules the page never runs are replaced, each by what the page needs of it, which keeps the script about a
-// third lighter than Redoc's own standalone bundle:
+// Modules the page never runs are replaced, each by what the page needs of it, which keeps the script a fifth
+// lighter than Redoc's own standalone bundle (0.90 MB against 1.10 MB):
 // - Redocly's openapi-core bundler and its config: Redoc runs them to load a definition and its external
 //   references, but the page hands it the contract that Redocly CLI has already bundled (one document, local
 //   references only), so the definition is taken as it is;
