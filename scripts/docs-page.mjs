@@ -1,13 +1,15 @@
-// The copy of the bundled contract the docs page is built from (the docs generator, scripts/generate-docs.mjs,
-// feeds it to Redocly's build-docs). The published bundle keeps its security requirements as they are, machine-readable for the
-// types and the client; this copy only changes what a reader sees:
+// The copy of the bundled contract the docs page shows (the docs generator, scripts/generate-docs.mjs, embeds it
+// for Redoc to render). The published bundle keeps its security requirements as they are, machine-readable for
+// the types and the client; this copy only changes what a reader sees:
 //
 // - each operation's scopes as one line ("Scopes: `tag:read`, `tag:write` or `tag:all`") at the top of its
 //   description, derived from its security requirement or, where the scopes depend on a record's type, from
 //   its `x-scopes-by-type`, instead of one rendered "bearer (Required scopes ...) or" line per alternative;
 // - an introduction to the code samples' variables;
 // - a changelog of the contract: each released version's contract changes, from
-//   packages/spec/CONTRACT-CHANGES.md (written by scripts/release/contract-changes.mjs when a version is made).
+//   packages/spec/CONTRACT-CHANGES.md (written by scripts/release/contract-changes.mjs when a version is made);
+// - without the extensions that Redoc does not show and that weigh most (HIDDEN_EXTENSIONS), to keep the page
+//   light; it keeps those the contract's description tells readers about (x-pagination, x-companion...).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 // Imported by path: the repository root does not depend on the workspace packages.
@@ -106,14 +108,26 @@ function samplesIntro(variables) {
 }
 
 /**
- * The languages the page's sample panel offers, in this order: the page shows a sample only in a language
- * listed here (by its label), and Redoc's default list has no TypeScript.
+ * The extensions the page's copy leaves out: Redoc shows no extension but the code samples, and these are the
+ * heavy ones, told on the page another way or of use to the server and the generators only: an operation's
+ * error types (its error answers show them), its scopes by type (the scope line says them) and the record
+ * families of the schemas.
  */
-export const docsCodeSamples = {
-  languages: [{ lang: "curl" }, { lang: "TypeScript", label: "TypeScript" }, { lang: "Payload" }],
-};
+const HIDDEN_EXTENSIONS = ["x-error-types", "x-scopes-by-type", "x-record-families"];
 
-/** The document the docs page is built from: a copy of the bundle `doc` with the changes listed above. */
+/** The operations' and the schemas' objects of `copy`, to take the hidden extensions from. */
+function withoutHiddenExtensions(copy) {
+  const objects = [
+    ...Object.values(copy.paths ?? {}).flatMap((item) => HTTP_METHODS.map((method) => item?.[method])),
+    ...Object.values(copy.components?.schemas ?? {}),
+  ];
+  for (const object of objects) {
+    for (const name of HIDDEN_EXTENSIONS) delete object?.[name];
+  }
+  return copy;
+}
+
+/** The document the docs page shows: a copy of the bundle `doc` with the changes listed above. */
 export function docsDocument(doc, { root, variables }) {
   const copy = structuredClone(doc);
   copy.info.description = [copy.info.description.trimEnd(), samplesIntro(variables), changelog(root)].join(
@@ -130,27 +144,5 @@ export function docsDocument(doc, { root, variables }) {
       if (operation.security.length > 0) delete operation.security;
     }
   }
-  return copy;
-}
-
-// Redoc's attribution logo is the one thing the built page fetches from elsewhere (cdn.redoc.ly); no build
-// option turns it off, so the built page gets an inline image in its place and keeps working offline.
-const ATTRIBUTION_LOGOS = [
-  "https://cdn.redoc.ly/redoc/logo-mini-full.svg",
-  "https://cdn.redoc.ly/redoc/logo-mini.svg",
-];
-const INLINE_LOGO = `data:image/svg+xml,${encodeURIComponent(
-  '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="16" viewBox="0 0 64 16">' +
-    '<text x="0" y="12" font-family="sans-serif" font-size="12" fill="#888">Redocly</text></svg>',
-)}`;
-
-/** The page Redocly built, with nothing left that loads from another origin. */
-export function offlineHtml(html) {
-  let page = html;
-  for (const url of ATTRIBUTION_LOGOS) {
-    if (!page.includes(url))
-      throw new Error(`the built docs no longer reference ${url}: check what they load`);
-    page = page.replaceAll(url, INLINE_LOGO);
-  }
-  return page;
+  return withoutHiddenExtensions(copy);
 }

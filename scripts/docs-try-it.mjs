@@ -24,7 +24,7 @@ function exampleQuery(doc, operation) {
 
 /**
  * What the panel offers, one entry per operation in document order: `id` (the operationId, the last part of
- * the page's links `#/<tag>/<operationId>`), `name`, `method`, `path`, the prefilled `query` (GET) or JSON
+ * the page's links `#tag/<tag>/operation/<operationId>`), `name`, `method`, `path`, the prefilled `query` (GET) or JSON
  * `body` (POST), and `file` when the body is multipart (the panel does not send files).
  */
 export function tryItOperations(doc) {
@@ -38,22 +38,21 @@ export function tryItOperations(doc) {
 }
 
 /** JSON safe inside a script element: no `<` can close it. */
-const scriptJson = (value) => JSON.stringify(value).replaceAll("<", "\\u003c");
+export const scriptJson = (value) => JSON.stringify(value).replaceAll("<", "\\u003c");
 
 /**
  * The line that gives Redoc the server the page came from (`window.workapiServerOrigin`, set by the panel's
- * script where the reference server serves the page), to go before Redoc's hydrate.
+ * script where the reference server serves the page), to go before Redoc renders the definition.
  */
 export const SERVER_ORIGIN_LINE =
   "if (window.workapiServerOrigin) for (const server of __redoc_definition.servers ?? []) server.url = window.workapiServerOrigin;";
 
-/** The panel's style, data and script, to go at the end of the page's body. */
+/** The panel's style, data and script, to go before the script that renders the page. */
 export function tryItPanel(root, doc) {
   const dir = join(root, "scripts", "docs-try-it");
   const css = readFileSync(join(dir, "panel.css"), "utf8").trim();
   const js = readFileSync(join(dir, "panel.js"), "utf8").trim();
-  // The contract's server addresses: where the page is served by the server, it shows its origin instead.
-  const data = { servers: (doc.servers ?? []).map((server) => server.url), operations: tryItOperations(doc) };
+  const data = { operations: tryItOperations(doc) };
   return [
     `<style>${css}</style>`,
     `<script type="application/json" id="try-it-data">${scriptJson(data)}</script>`,

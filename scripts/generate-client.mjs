@@ -225,6 +225,27 @@ function treeType(node, byName, indent) {
   return `{\n${lines.join("\n")}\n${pad}}`;
 }
 
+/** The operations by the segments of their names, each leaf as `operationTree` documents it. */
+function operationTree(operations, safe) {
+  const tree = {};
+  for (const op of operations) {
+    const segments = op.name.split(".");
+    const last = segments.pop();
+    let node = tree;
+    for (const segment of segments) node = node[segment] ??= {};
+    node[last] = safe.includes(op.name) ? (op.pagination ?? 1) : 0;
+  }
+  return tree;
+}
+
+/** A value as a one-line object literal, keys unquoted where they can be: `{ items: "tags" }`. */
+const literal = (value) =>
+  typeof value === "object"
+    ? `{ ${Object.entries(value)
+        .map(([name, entry]) => `${key(name)}: ${literal(entry)}`)
+        .join(", ")} }`
+    : JSON.stringify(value);
+
 /** The contents of packages/client/src/generated/operations.ts. */
 export function clientOperationsSource(doc) {
   const { operations, safe, tree } = clientTables(doc);
@@ -241,34 +262,24 @@ export function clientOperationsSource(doc) {
     "}",
     "",
     "/**",
-    " * The operations marked x-safe (both their GET and POST forms): the only requests a client may repeat, and",
-    " * those it sends as GET when their fields are flat. A paginated one (x-pagination) maps to where its answer",
-    " * keeps its entries, and its cursor fields where they are not `next_cursor` and `prev_cursor`; another to 0.",
+    " * Every named operation, at the segments of its x-interface-name (`stages.custom.get` is",
+    " * `stages: { custom: { get } }`): 0 for a write; 1 for a read (x-safe: the only operations a client may",
+    " * repeat, and those it sends as GET when their fields are flat); for a paginated read (x-pagination), where",
+    " * its answer keeps its entries, and its cursor fields where they are not `next_cursor` and `prev_cursor`.",
+    " * One line per resource: the names' shared segments are written once, which keeps the client small.",
     " */",
-    "export const readOperations = {",
-    ...safe.map((entry) => {
-      const op = byName.get(entry);
-      return `  ${JSON.stringify(entry)}: ${
-        op.pagination
-          ? `${JSON.stringify(op.pagination)
-              .replace(/"(\w+)":/g, "$1: ")
-              .replace(/,/g, ", ")
-              .replace(/^\{|\}$/g, (brace) => (brace === "{" ? "{ " : " }"))}`
-          : "0"
-      },`;
-    }),
+    "export const operationTree = {",
+    ...Object.entries(operationTree(operations, safe)).map(
+      ([segment, node]) => `  ${key(segment)}: ${literal(node)},`,
+    ),
     "} as const;",
     "",
-    "type Reads = typeof readOperations;",
-    "/** The names of readOperations. */",
-    "export const safeOperations: readonly string[] = Object.keys(readOperations);",
     "/** The paginated operations and their page shapes. */",
-    "export type PaginatedOperations = { [N in keyof Reads as Reads[N] extends 0 ? never : N]: Reads[N] };",
-    "",
-    "/** The other operations (writes). With safeOperations, every name the facade has a method for. */",
-    "export const writeOperations: readonly string[] = [",
-    ...operations.filter((op) => !safe.includes(op.name)).map((op) => `  ${JSON.stringify(op.name)},`),
-    "];",
+    "export interface PaginatedOperations {",
+    ...operations
+      .filter((op) => op.pagination)
+      .map((op) => `  ${JSON.stringify(op.name)}: ${literal(op.pagination)};`),
+    "}",
     "",
     "/** The operations whose body is `multipart/form-data`: the facade sends their fields as a form. */",
     "export const formOperations: readonly string[] = [",

@@ -1,66 +1,62 @@
-// The docs generator: packages/docs/index.html, Redocly's page of the bundled contract, built from the reader's
-// copy scripts/docs-page.mjs makes of it (a scope line per operation, the code samples' variables, the
-// changelog), made to work offline, with a favicon (packages/docs/favicon.svg) and the "Try it" panel
-// (scripts/docs-try-it.mjs).
-import { readFileSync, writeFileSync } from "node:fs";
+// The docs generator: packages/docs/index.html, one self-contained page that Redoc renders in the browser from
+// the reader's copy of the bundled contract that scripts/docs-page.mjs makes (a scope line per operation, the
+// code samples' variables, the changelog), with Redoc's script (scripts/docs-redoc.mjs), a favicon
+// (packages/docs/favicon.svg) and the "Try it" panel (scripts/docs-try-it.mjs) inlined: it loads nothing from
+// any other host. The contract is linted and bundled by Redocly CLI (scripts/generate-bundle.mjs).
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { docsCodeSamples, docsDocument, offlineHtml } from "./docs-page.mjs";
-import { SERVER_ORIGIN_LINE, tryItPanel } from "./docs-try-it.mjs";
+import { docsDocument } from "./docs-page.mjs";
+import { redocScript } from "./docs-redoc.mjs";
+import { SERVER_ORIGIN_LINE, scriptJson, tryItPanel } from "./docs-try-it.mjs";
 import { GENERATED_NOTICE } from "./generated-notice.mjs";
-import { runRedocly } from "./redocly.mjs";
 
 const DOCS_FILE = "packages/docs/index.html";
 const FAVICON_FILE = "packages/docs/favicon.svg";
 
-/**
- * `text` with `insert` put before `marker` (which stays): its first occurrence, its last, or its only one
- * (`which`); an error naming the marker when it is not found so.
- */
-function before(text, marker, insert, which) {
-  const at = which === "last" ? text.lastIndexOf(marker) : text.indexOf(marker);
-  if (at < 0 || (which === "only" && text.indexOf(marker, at + 1) >= 0))
-    throw new Error(
-      `the built docs no longer hold ${marker} (${which}): check where the page's additions go`,
-    );
-  return `${text.slice(0, at)}${insert}${text.slice(at)}`;
-}
+/** Text safe inside an HTML element. */
+const escapeHtml = (text) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** Redocly's page with the favicon, the panel and the served origin added. */
-function withAdditions(root, doc, html) {
+/** The page: Redoc renders `definition` into #redoc once the panel's script has set the served origin. */
+function docsPage(root, doc, definition, redoc) {
   const favicon = readFileSync(join(root, FAVICON_FILE), "utf8").trim();
-  const icon = `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(favicon)}">\n`;
-  let page = before(html, "</head>", icon, "first");
-  page = before(page, "hydrate(__redoc_definition,", `${SERVER_ORIGIN_LINE}\n      `, "only");
-  return before(page, "</body>", `${tryItPanel(root, doc)}\n`, "last");
+  const { title, version } = definition.info;
+  return [
+    `<!-- ${GENERATED_NOTICE} -->`,
+    "<!DOCTYPE html>",
+    '<html lang="en">',
+    "<head>",
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(`${title} (${version})`)}</title>`,
+    `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(favicon)}">`,
+    "<style>body { margin: 0; padding: 0; }</style>",
+    "</head>",
+    "<body>",
+    '<div id="redoc"></div>',
+    // Redoc's script holds no `</script`: esbuild writes it as `<\/script` inside strings.
+    `<script>${redoc}</script>`,
+    tryItPanel(root, doc),
+    "<script>",
+    `const __redoc_definition = ${scriptJson(definition)};`,
+    SERVER_ORIGIN_LINE,
+    'Redoc.init(__redoc_definition, {}, document.getElementById("redoc"));',
+    "</script>",
+    "</body>",
+    "</html>",
+    "",
+  ].join("\n");
 }
 
 export const docsGenerator = {
   name: "docs",
   inputs: ["bundle"],
   outputs: [DOCS_FILE],
-  generate({ root, work, inputs }) {
+  async generate({ root, inputs }) {
     const { doc, sampleVariables } = inputs.bundle;
-    const docsIn = join(work, "openapi.json");
-    // The page is built from a reader's copy: one scope line per operation, the samples' variables, a changelog.
-    writeFileSync(docsIn, JSON.stringify(docsDocument(doc, { root, variables: sampleVariables }), null, 2));
-    const html = join(work, "index.html");
-    // The page's options go in a JSON file (--openapi takes one): the sample panel's languages are a list,
-    // which dot notation on the command line cannot give.
-    const docsOptions = join(work, "redoc-options.json");
-    writeFileSync(docsOptions, JSON.stringify({ disableTelemetry: true, codeSamples: docsCodeSamples }));
-    runRedocly(root, [
-      "build-docs",
-      docsIn,
-      "--openapi",
-      docsOptions,
-      "--inlineBundle",
-      "--title",
-      "workapi reference",
-      "-o",
-      html,
-    ]);
-    const built = offlineHtml(readFileSync(html, "utf8"));
-    const page = `<!-- ${GENERATED_NOTICE} -->\n${withAdditions(root, doc, built)}`;
-    return { files: { [DOCS_FILE]: page } };
+    // The page shows a reader's copy: one scope line per operation, the samples' variables, a changelog.
+    const definition = docsDocument(doc, { root, variables: sampleVariables });
+    const redoc = await redocScript(root);
+    if (/<\/script/i.test(redoc)) throw new Error("Redoc's script would close its script element");
+    return { files: { [DOCS_FILE]: docsPage(root, doc, definition, redoc) } };
   },
 };

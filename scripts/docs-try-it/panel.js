@@ -4,24 +4,17 @@
 // only; nothing is sent anywhere but the chosen base URL.
 //
 // Served by the reference server (over HTTP at /docs), the page's own origin is the server: the panel calls it
-// by default, and the page's Servers box shows it. This script runs before Redoc's (a module, run once the
-// page is parsed): it rewrites the server's address in the prerendered markup and leaves the origin in
-// `window.workapiServerOrigin` for the line before Redoc's hydrate to put in the definition, so both agree.
+// by default, and the page's Servers box shows it. This script runs before Redoc renders the page: it leaves
+// the origin in `window.workapiServerOrigin` for the line before `Redoc.init` to put in the definition.
 //
-// A classic script (a module would run after Redoc's) in a block, made strict by the generator: its names
-// stay out of the page's.
+// A script in a block, made strict by the generator: its names stay out of the page's.
 {
-  const { servers, operations } = JSON.parse(document.getElementById("try-it-data").textContent);
+  const { operations } = JSON.parse(document.getElementById("try-it-data").textContent);
   const stored = (key) => sessionStorage.getItem(`workapi.try-it.${key}`) ?? "";
   const store = (key, value) => sessionStorage.setItem(`workapi.try-it.${key}`, value);
   const served = /^https?:$/.test(location.protocol) && /\/docs\/?$/.test(location.pathname);
   const ownOrigin = served ? location.origin : "";
-  if (served) {
-    window.workapiServerOrigin = ownOrigin;
-    for (const node of document.querySelectorAll("#redoc div, #redoc span")) {
-      if (node.childElementCount === 0 && servers.includes(node.textContent)) node.textContent = ownOrigin;
-    }
-  }
+  if (served) window.workapiServerOrigin = ownOrigin;
 
   function element(tag, attributes = {}, children = []) {
     const node = document.createElement(tag);
@@ -73,7 +66,7 @@
     note.textContent = op.file ? "This operation uploads a file: send it with its curl sample." : "";
     send.disabled = op.file === true;
   }
-  // The operation the page's address names (#/<tag>/<operationId>), if any.
+  // The operation the page's address names (#tag/<tag>/operation/<operationId>), if any.
   function followAddress() {
     const id = decodeURIComponent(location.hash.split("/").pop() ?? "");
     const index = operations.findIndex((op) => op.id === id);

@@ -4,14 +4,11 @@ import createFetchClient, { type Client, type ClientOptions as FetchClientOption
 import { ApiError } from "./errors.js";
 import {
   type Facade,
-  facadeSegments,
   formOperations,
   type OperationIds,
   type PaginatedOperations,
-  readOperations,
-  safeOperations,
-  writeOperations,
 } from "./generated/operations.js";
+import { namedOperations, operations } from "./names.js";
 import type {
   AllResult,
   Args,
@@ -98,15 +95,11 @@ type AnyResponse = { data?: unknown; error?: unknown; response: Response };
  * comma-separated), and the query stays well under the 16 KiB the server reads of a request's head.
  */
 function fitsQuery(fields: Record<string, unknown>): boolean {
-  const values = Object.values(fields);
+  // The lists' items one by one: null, an object and a nested list are objects.
+  const items = Object.values(fields).flat();
   return (
-    values.every((value) => {
-      const items = Array.isArray(value) ? value : [value];
-      // null and nested lists are objects; a comma in an item (or in a lone string, to keep this short) means POST.
-      return (
-        !items.some((item) => typeof item === "object") && String(value).split(",").length <= items.length
-      );
-    }) && encodeURIComponent(String(values)).length < 8000 // room left in 16 KiB for names and headers
+    items.every((item) => typeof item !== "object" && !String(item).includes(",")) &&
+    encodeURIComponent(String(items)).length < 8000 // room left in 16 KiB for names and headers
   );
 }
 
@@ -116,10 +109,8 @@ function toForm(fields: Record<string, unknown>): FormData {
   for (const files of [false, true]) {
     for (const [key, value] of Object.entries(fields)) {
       if (value == null || value instanceof Blob !== files) continue;
-      form.append(
-        key,
-        value instanceof Blob ? value : typeof value === "object" ? JSON.stringify(value) : String(value),
-      );
+      // FormData makes a string of any other value.
+      form.append(key, files || typeof value !== "object" ? (value as string | Blob) : JSON.stringify(value));
     }
   }
   return form;
@@ -129,18 +120,13 @@ type Request = (method: string, url: string, init?: Init) => Promise<AnyResponse
 
 /** The facade's method of the operation `name`: a read whose fields fit the query goes as GET, all else as POST. */
 function operationCall(name: string, request: Request) {
-  const read = name in readOperations;
+  const read = operations[name];
   const form = formOperations.includes(name);
   return (body: Record<string, unknown> = {}, callOptions: CallOptions = {}) =>
     read && fitsQuery(body)
       ? request("GET", `/${name}`, { ...callOptions, params: { query: body } })
-      : request(
-          "POST",
-          `/${name}`,
-          form
-            ? { ...callOptions, body: toForm(body), bodySerializer: (data: FormData) => data }
-            : { ...callOptions, body },
-        );
+      : // openapi-fetch sends a FormData as it is (multipart, with its boundary), anything else as JSON.
+        request("POST", `/${name}`, { ...callOptions, body: form ? toForm(body) : body });
 }
 
 /**
@@ -154,30 +140,27 @@ function addFacade(client: Record<string, unknown>, request: Request) {
     params?: Record<string, unknown>,
     { pages, ...pageOptions }: PageOptions & { pages?: boolean } = {},
   ) => {
-    const shape = readOperations[name as keyof typeof readOperations];
-    if (!shape) throw new TypeError(`${name} is not a paginated operation`);
+    const shape = operations[name];
+    if (typeof shape !== "object") throw new TypeError(`${name} is not a paginated operation`);
     const answers = follow(operationCall(name, request), shape, params, pageOptions);
     return pages ? answers : collect(answers, shape.items);
   };
   client.paginate = paginate;
-  for (const name of [...safeOperations, ...writeOperations]) {
-    const keys = name.split(".").map((segment) => facadeSegments[segment] ?? segment);
-    const last = keys.pop() as string;
+  for (const [name, kind, groups, key] of namedOperations) {
     let node = client;
-    for (const key of keys) {
-      node[key] ??= {};
-      node = node[key] as Record<string, unknown>;
+    for (const group of groups) {
+      node[group] ??= {};
+      node = node[group] as Record<string, unknown>;
     }
     const method = operationCall(name, request);
-    if (readOperations[name as keyof typeof readOperations]) {
+    if (typeof kind === "object") {
       Object.assign(method, {
-        all: (params?: Record<string, unknown>, o?: PageOptions) =>
-          paginate(name, params, { ...o, pages: false }),
+        all: (params?: Record<string, unknown>, o?: PageOptions) => paginate(name, params, o),
         pages: (params?: Record<string, unknown>, o?: PageOptions) =>
           paginate(name, params, { ...o, pages: true }),
       });
     }
-    node[last] = method;
+    node[key] = method;
   }
 }
 

@@ -18,12 +18,10 @@ export const isErrorBody = (body: unknown): body is ApiErrorBody =>
 
 /** Seconds from a `Retry-After` header (a number of seconds or an HTTP date), if it has one. */
 export function retryAfterHeader(headers: Headers): number | undefined {
-  const value = headers.get("retry-after");
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(0, seconds);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
+  const value = headers.get("retry-after") ?? "";
+  // NaN for a header that is neither, or none.
+  const seconds = /^\s*\d/.test(value) ? Number(value) : (Date.parse(value) - Date.now()) / 1000;
+  return Number.isNaN(seconds) ? undefined : Math.max(0, seconds);
 }
 
 /**

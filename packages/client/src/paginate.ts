@@ -24,12 +24,13 @@ export async function* paginate(
   call: PageCall,
   shape: PageShape,
   params: Record<string, unknown> = {},
-  { mode = "after", max = Number.POSITIVE_INFINITY, ...options }: PageOptions = {},
+  { mode = "after", max = Infinity, ...options }: PageOptions = {},
 ): AsyncGenerator<AnyResult, void, undefined> {
   let cursor = params.cursor;
   let count = 0;
   do {
-    const result = await call({ ...params, mode, ...(cursor == null ? {} : { cursor }) }, options);
+    // An undefined cursor (the first page, without one) is left out of the query and of the JSON body.
+    const result = await call({ ...params, mode, cursor }, options);
     if (!result.response.ok) return yield result;
     const page = result.data as Page;
     const all = (page[shape.items] ?? []) as unknown[];
@@ -39,7 +40,7 @@ export async function* paginate(
     const way = mode === "before" ? "prev" : "next";
     const next = page[shape[way] ?? `${way}_cursor`];
     // The end: no cursor that way (a cursor that does not move is an end too, not an endless loop).
-    if (next == null || next === "" || next === cursor) return;
+    if (!next || next === cursor) return;
     cursor = next;
   } while (count < max);
 }

@@ -3,7 +3,7 @@
 // the call enforces the deadline and retries what may be retried.
 import type { Middleware as FetchMiddleware, MiddlewareCallbackParams } from "openapi-fetch";
 import { isErrorBody, retryAfterHeader, synthesizeError } from "./errors.js";
-import { readOperations } from "./generated/operations.js";
+import { operations } from "./names.js";
 import type { RetryOptions } from "./operation.js";
 
 /** A bearer token, or a function (sync or async) that returns one; a function is called for every attempt. */
@@ -26,8 +26,8 @@ export function retrySettings(
   call: RetryOptions | boolean | undefined,
 ): Required<RetryOptions> | undefined {
   if (!(call ?? client)) return undefined;
-  const object = (value: RetryOptions | boolean | undefined) => (typeof value === "object" ? value : {});
-  return { ...retryDefaults, ...object(client), ...object(call) };
+  // Spreading `true` adds nothing: the defaults stand.
+  return { ...retryDefaults, ...(client as RetryOptions), ...(call as RetryOptions) };
 }
 
 /** What a middleware hook is given: openapi-fetch's parameters and the attempt, 1 for the first sending. */
@@ -89,28 +89,26 @@ async function normalize(response: Response): Promise<Response> {
   try {
     if (isErrorBody(JSON.parse(text))) return response;
   } catch {}
-  const headers = new Headers(response.headers);
-  headers.set("content-type", "application/json");
-  headers.delete("content-length");
-  headers.delete("content-encoding");
-  return new Response(JSON.stringify(synthesizeError(response, text)), {
-    status: response.status,
-    statusText: response.statusText,
-    headers,
-  });
+  // The same answer (status, status text, headers) with the error body; its headers made to match.
+  const answer = new Response(JSON.stringify(synthesizeError(response, text)), response);
+  answer.headers.set("content-type", "application/json");
+  answer.headers.delete("content-length");
+  answer.headers.delete("content-encoding");
+  return answer;
 }
 
 const HOOKS = ["onRequest", "onResponse", "onError"] as const;
+type AnyHook = ((params: object) => unknown) | undefined;
 
-/** The middleware of one attempt: each hook is given the attempt's number beside openapi-fetch's parameters. */
+/**
+ * The middleware of one attempt: each hook is given the attempt's number beside openapi-fetch's parameters.
+ * Every hook is there, answering nothing (as openapi-fetch takes a missing one) when the middleware has none.
+ */
 const attemptMiddleware = (middleware: readonly Middleware[], attempt: number) =>
   middleware.map((m) =>
     Object.fromEntries(
-      HOOKS.filter((hook) => m[hook]).map((hook) => [
-        hook,
-        // The three hooks take different parameters: each gets openapi-fetch's and the attempt.
-        (params: object) => (m[hook] as (params: object) => unknown)({ ...params, attempt }),
-      ]),
+      // The three hooks take different parameters: each gets openapi-fetch's and the attempt.
+      HOOKS.map((hook) => [hook, (params: object) => (m[hook] as AnyHook)?.call(m, { ...params, attempt })]),
     ),
   );
 
@@ -137,8 +135,8 @@ export async function sendCall(
     );
     signal = signal ? AbortSignal.any([signal, expired.signal]) : expired.signal;
   }
-  const retries = retry && url.slice(1) in readOperations ? retry.maxRetries : 0;
-  const fits = (wait: number) => deadline === undefined || Date.now() - started + wait < deadline;
+  const retries = retry && operations[url.slice(1)] ? retry.maxRetries : 0;
+  const fits = (wait: number) => Date.now() - started + wait < (deadline ?? Infinity);
   // Each attempt's fetch: the token after the middleware (which never sees it), then a typed error body.
   const fetch = async (request: Request, ext?: RequestInit) => {
     if (token && !request.headers.has("authorization")) {
@@ -148,7 +146,8 @@ export async function sendCall(
   };
   try {
     for (let attempt = 0; ; attempt++) {
-      let result: Awaited<ReturnType<Send>>;
+      let result: Awaited<ReturnType<Send>> | undefined;
+      let failure: unknown;
       try {
         // The deadline covers reading the answer too: it ends when openapi-fetch has parsed it.
         result = await send(method, url, {
@@ -159,19 +158,28 @@ export async function sendCall(
         });
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        const wait = retry && attempt < retries ? backoff(retry, attempt) : -1;
-        if (wait < 0 || !fits(wait)) throw error;
-        await sleep(wait, signal);
-        continue;
+        failure = error;
       }
-      const { status, headers } = result.response;
-      if (!retry || attempt >= retries || (status !== 429 && status !== 503)) return result;
-      // A 429 asks for `retry_after` seconds in its body, else in its Retry-After header.
-      const after = (result.error as { retry_after?: unknown } | undefined)?.retry_after;
+      // A network error, a 429 or a 503 may be retried. A 429 asks for `retry_after` seconds in its body,
+      // else in its Retry-After header; the others wait the backoff.
+      const response = result?.response;
+      const after = (result?.error as { retry_after?: unknown } | undefined)?.retry_after;
       const seconds =
-        status === 429 ? (typeof after === "number" ? after : retryAfterHeader(headers)) : undefined;
-      const wait = seconds === undefined ? backoff(retry, attempt) : Math.max(0, seconds) * 1000;
-      if (wait > retry.maxDelay || !fits(wait)) return result;
+        response?.status === 429
+          ? typeof after === "number"
+            ? after
+            : retryAfterHeader(response.headers)
+          : undefined;
+      const wait =
+        !retry || attempt >= retries || (response && response.status !== 429 && response.status !== 503)
+          ? -1
+          : seconds === undefined
+            ? backoff(retry, attempt)
+            : Math.max(0, seconds) * 1000;
+      if (wait < 0 || wait > (retry as Required<RetryOptions>).maxDelay || !fits(wait)) {
+        if (result) return result;
+        throw failure;
+      }
       await sleep(wait, signal);
     }
   } finally {

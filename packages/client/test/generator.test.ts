@@ -176,8 +176,9 @@ describe("the generated file", () => {
   it("holds the tables and the facade type", () => {
     const source = clientOperationsSource(contract);
     expect(source).toContain(
-      'export const readOperations = {\n  "observability.sessions.data.get": 0,\n  "tags.list": { items: "tags" },\n} as const;',
+      'export const operationTree = {\n  observability: { sessions: { data: { get: 1 } } },\n  "org-schedule-fragments": { create: 0 },\n  tags: { list: { items: "tags" } },\n} as const;',
     );
+    expect(source).toContain('export interface PaginatedOperations {\n  "tags.list": { items: "tags" };\n}');
     expect(source).toContain('list: PaginatedOperation<"tags-list-post", "tags", T>;');
     expect(source).toContain('create: Operation<"org-schedule-fragments-create", T>;');
     expect(source).toMatch(

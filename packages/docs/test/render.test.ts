@@ -46,15 +46,15 @@ describe.skipIf(!hasChromium)("the docs page in headless Chromium", () => {
     expect([...byTag.values()].flat().length).toBeGreaterThan(20);
     const missing: string[] = [];
     for (const [tag, operations] of byTag) {
-      // The page renders one tag group at a time: open it from the sidebar, then read its operations.
-      await page.click(`a[href="/${tag}"]`);
-      await page.waitForSelector(`[data-section-id^="/${tag}/"]`, { timeout: 20_000 });
-      const shown = await page.$$eval(`[data-section-id^="/${tag}/"]`, (nodes) =>
+      // The page renders every operation, each in a section of its tag's.
+      await page.waitForSelector(`[data-section-id^="tag/${tag}/operation/"]`, { timeout: 60_000 });
+      const shown = await page.$$eval(`[data-section-id^="tag/${tag}/operation/"]`, (nodes) =>
         nodes.map((node) => node.getAttribute("data-section-id")),
       );
       const text = (await page.textContent("body")) ?? "";
       for (const operation of operations) {
-        if (!shown.includes(`/${tag}/${operation.operationId}`)) missing.push(operation.operationId);
+        if (!shown.includes(`tag/${tag}/operation/${operation.operationId}`))
+          missing.push(operation.operationId);
         if (!text.includes(operation.summary)) missing.push(`${operation.operationId} (summary)`);
       }
     }
@@ -62,5 +62,5 @@ describe.skipIf(!hasChromium)("the docs page in headless Chromium", () => {
     expect(errors).toEqual([]);
     expect(external).toEqual([]);
     await context.close();
-  }, 60_000);
+  }, 120_000);
 });

@@ -69,84 +69,56 @@ export interface OperationIds {
 }
 
 /**
- * The operations marked x-safe (both their GET and POST forms): the only requests a client may repeat, and
- * those it sends as GET when their fields are flat. A paginated one (x-pagination) maps to where its answer
- * keeps its entries, and its cursor fields where they are not `next_cursor` and `prev_cursor`; another to 0.
+ * Every named operation, at the segments of its x-interface-name (`stages.custom.get` is
+ * `stages: { custom: { get } }`): 0 for a write; 1 for a read (x-safe: the only operations a client may
+ * repeat, and those it sends as GET when their fields are flat); for a paginated read (x-pagination), where
+ * its answer keeps its entries, and its cursor fields where they are not `next_cursor` and `prev_cursor`.
+ * One line per resource: the names' shared segments are written once, which keeps the client small.
  */
-export const readOperations = {
-  "accounts.get": 0,
-  "accounts.list": { items: "accounts" },
-  "articles.get": 0,
-  "articles.list": { items: "articles" },
-  "artifacts.get": 0,
-  "artifacts.list": 0,
-  "auth-tokens.list": 0,
-  "code-changes.get": 0,
-  "code-changes.list": { items: "code_changes" },
-  "conversations.get": 0,
-  "conversations.list": { items: "conversations" },
-  "custom-objects.count": 0,
-  "custom-objects.list": { items: "result" },
-  "dev-users.list": { items: "dev_users" },
-  "dev-users.self": 0,
-  "observability.sessions.data.get": 0,
-  "org-schedules.list": { items: "org_schedules" },
-  "parts.get": 0,
-  "parts.list": { items: "parts" },
-  "rev-orgs.get": 0,
-  "rev-orgs.list": { items: "rev_orgs" },
-  "slas.list": { items: "slas" },
-  "stage-diagrams.get": 0,
-  "stage-diagrams.list": { items: "result", next: "cursor", prev: "cursor" },
-  "stages.custom.get": 0,
-  "stages.custom.list": { items: "result", next: "cursor", prev: "cursor" },
-  "surveys.list": { items: "surveys" },
-  "tags.list": { items: "tags" },
-  "timeline-entries.get": 0,
-  "timeline-entries.list": { items: "timeline_entries" },
-  "vistas.list": { items: "vistas" },
-  "works.export": 0,
-  "works.get": 0,
-  "works.list": { items: "works" },
+export const operationTree = {
+  accounts: { create: 0, get: 1, list: { items: "accounts" } },
+  articles: { create: 0, get: 1, list: { items: "articles" } },
+  artifacts: { get: 1, list: 1, prepare: 0, upload: 0 },
+  "auth-tokens": { create: 0, delete: 0, list: 1 },
+  "code-changes": { create: 0, get: 1, list: { items: "code_changes" } },
+  conversations: { create: 0, get: 1, list: { items: "conversations" } },
+  "custom-objects": { count: 1, create: 0, list: { items: "result" } },
+  "dev-users": { list: { items: "dev_users" }, self: 1 },
+  observability: { sessions: { data: { get: 1 } } },
+  "org-schedule-fragments": { create: 0 },
+  "org-schedules": { create: 0, list: { items: "org_schedules" } },
+  parts: { create: 0, delete: 0, get: 1, list: { items: "parts" } },
+  "rev-orgs": { create: 0, get: 1, list: { items: "rev_orgs" }, update: 0 },
+  slas: { create: 0, list: { items: "slas" }, transition: 0, update: 0 },
+  "stage-diagrams": { create: 0, get: 1, list: { items: "result", next: "cursor", prev: "cursor" }, update: 0 },
+  stages: { custom: { create: 0, get: 1, list: { items: "result", next: "cursor", prev: "cursor" } } },
+  surveys: { create: 0, list: { items: "surveys" } },
+  tags: { create: 0, list: { items: "tags" } },
+  "timeline-entries": { create: 0, get: 1, list: { items: "timeline_entries" } },
+  vistas: { create: 0, list: { items: "vistas" } },
+  works: { create: 0, delete: 0, export: 1, get: 1, list: { items: "works" }, update: 0 },
 } as const;
 
-type Reads = typeof readOperations;
-/** The names of readOperations. */
-export const safeOperations: readonly string[] = Object.keys(readOperations);
 /** The paginated operations and their page shapes. */
-export type PaginatedOperations = { [N in keyof Reads as Reads[N] extends 0 ? never : N]: Reads[N] };
-
-/** The other operations (writes). With safeOperations, every name the facade has a method for. */
-export const writeOperations: readonly string[] = [
-  "accounts.create",
-  "articles.create",
-  "artifacts.prepare",
-  "artifacts.upload",
-  "auth-tokens.create",
-  "auth-tokens.delete",
-  "code-changes.create",
-  "conversations.create",
-  "custom-objects.create",
-  "org-schedule-fragments.create",
-  "org-schedules.create",
-  "parts.create",
-  "parts.delete",
-  "rev-orgs.create",
-  "rev-orgs.update",
-  "slas.create",
-  "slas.transition",
-  "slas.update",
-  "stage-diagrams.create",
-  "stage-diagrams.update",
-  "stages.custom.create",
-  "surveys.create",
-  "tags.create",
-  "timeline-entries.create",
-  "vistas.create",
-  "works.create",
-  "works.delete",
-  "works.update",
-];
+export interface PaginatedOperations {
+  "accounts.list": { items: "accounts" };
+  "articles.list": { items: "articles" };
+  "code-changes.list": { items: "code_changes" };
+  "conversations.list": { items: "conversations" };
+  "custom-objects.list": { items: "result" };
+  "dev-users.list": { items: "dev_users" };
+  "org-schedules.list": { items: "org_schedules" };
+  "parts.list": { items: "parts" };
+  "rev-orgs.list": { items: "rev_orgs" };
+  "slas.list": { items: "slas" };
+  "stage-diagrams.list": { items: "result", next: "cursor", prev: "cursor" };
+  "stages.custom.list": { items: "result", next: "cursor", prev: "cursor" };
+  "surveys.list": { items: "surveys" };
+  "tags.list": { items: "tags" };
+  "timeline-entries.list": { items: "timeline_entries" };
+  "vistas.list": { items: "vistas" };
+  "works.list": { items: "works" };
+}
 
 /** The operations whose body is `multipart/form-data`: the facade sends their fields as a form. */
 export const formOperations: readonly string[] = [
