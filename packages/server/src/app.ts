@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { ServerConfig } from "./config.js";
 import type { OperationHandler } from "./core/context.js";
 import { type Contract, theContract } from "./core/contract.js";
+import { AnswerCache } from "./core/answers.js";
 import { createExecutor } from "./core/executor.js";
 import { writesHere, writesOnThread } from "./core/writes.js";
 import { OneLinePerRequest } from "./http/access-log.js";
@@ -82,7 +83,19 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
   await fastify.register(docs);
   const all = { ...allHandlers, ...handlers } as unknown as Record<string, OperationHandler>;
   const writes = writeThread && !handlers ? writesOnThread(writeThread.dataDir) : writesHere(store, all);
-  const executor = createExecutor({ store, handlers: all, writes, validateResponses, violations });
+  // On a SQLite file, the answers of reads are kept while what they read is unchanged (./core/answers.ts).
+  const answers =
+    store.changes && config.answerCacheMb > 0
+      ? new AnswerCache(store.changes, config.answerCacheMb * 2 ** 20)
+      : undefined;
+  const executor = createExecutor({
+    store,
+    handlers: all,
+    writes,
+    validateResponses,
+    violations,
+    ...(answers ? { answers } : {}),
+  });
   await fastify.register(contractRoutes, {
     contract,
     executor,

@@ -13,6 +13,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     "0004_ticket_is_frozen": ticketIsFrozen(dialect),
     "0005_records_parent_sorted": recordsParentSorted(),
     "0006_records_parent_modified": recordsParentModified(),
+    "0007_family_changes": familyChanges(dialect),
   };
   return { getMigrations: async () => migrations };
 }
@@ -234,7 +235,7 @@ function credentialChanges(dialect: DialectName): Migration {
   };
 }
 
-/** Families of records that change seldom and are read on hot paths: a store may keep them (see KeptRecords). */
+/** Families of records that change seldom and are read on hot paths: a store keeps them (see KeptRecords). */
 export const KEPT_KINDS = ["stage_diagram"] as const;
 
 /**
@@ -341,6 +342,50 @@ function recordsParentModified(): Migration {
     },
     async down(db: Kysely<unknown>): Promise<void> {
       await db.schema.dropIndex("records_parent_modified").ifExists().execute();
+    },
+  };
+}
+
+/** The counting triggers of 0003_kept_record_changes, which 0007_family_changes replaces. */
+const KEPT_TRIGGERS = ["insert", "update", "delete"].map((event) => `records_${event}_kept_change`);
+
+/**
+ * On SQLite, the counter of 0003_kept_record_changes kept for every family, not only the kept ones: the
+ * answers of reads are kept while the families they read are unchanged (see Changes). Each insert, update or
+ * delete of a record moves its family's count in the same transaction (an upsert: a family's row appears
+ * with its first change, and a family without one counts 0). The families that already have records start
+ * at 0 with a row of their own. PostgreSQL keeps nothing, so the migration does nothing there.
+ */
+function familyChanges(dialect: DialectName): Migration {
+  const count = (kind: string) =>
+    sql.raw(
+      `insert into kept_record_changes (kind, n) values (${kind}, 1) on conflict (kind) do update set n = n + 1;`,
+    );
+  const triggers = {
+    insert: sql`begin ${count("new.kind")} end`,
+    // A record's kind does not change; were it to, the family it left counts too.
+    update: sql`begin ${count("new.kind")} update kept_record_changes set n = n + 1 where kind = old.kind and old.kind <> new.kind; end`,
+    delete: sql`begin ${count("old.kind")} end`,
+  };
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      if (dialect === "postgres") return;
+      for (const name of KEPT_TRIGGERS) await sql`drop trigger if exists ${sql.id(name)}`.execute(db);
+      await sql`insert or ignore into kept_record_changes (kind, n) select distinct kind, 0 from records`.execute(
+        db,
+      );
+      for (const [event, body] of Object.entries(triggers)) {
+        await sql`create trigger if not exists ${sql.id(`records_${event}_family_change`)} after ${sql.raw(
+          event,
+        )} on records ${body}`.execute(db);
+      }
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      if (dialect === "postgres") return;
+      for (const event of Object.keys(triggers)) {
+        await sql`drop trigger if exists ${sql.id(`records_${event}_family_change`)}`.execute(db);
+      }
+      await keptRecordChanges(dialect).up(db);
     },
   };
 }

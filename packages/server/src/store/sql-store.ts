@@ -4,6 +4,7 @@
 // the lifecycle and the caches; the queries are in the modules of each concern (./orgs-and-users.ts,
 // ./tokens.ts, ./records.ts, ./record-lists.ts), which run on the store's SqlContext.
 import type { Kysely } from "kysely";
+import type { Changes } from "./changes.js";
 import { CompiledQueries } from "./compiled-queries.js";
 import { type CredentialsCache, readCredentials } from "./credentials.js";
 import { Expressions } from "./expressions.js";
@@ -43,6 +44,8 @@ export class SqlStore implements Store {
     private readonly credentialsCache?: CredentialsCache,
     compiled?: CompiledQueries,
     private readonly kept?: KeptRecords,
+    /** What has been committed to the file (a SQLite file's root store only). */
+    readonly changes?: Changes,
   ) {
     this.#db = db;
     this.#compiled = compiled ?? new CompiledQueries(db);
