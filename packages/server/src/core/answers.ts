@@ -92,11 +92,14 @@ export class AnswerCache {
     return `${operation.name}\n${org.id}\n${user.id}\n${token.scopes.join(" ")}\n${facts.baseUrl}\n${query}`;
   }
 
-  /** The kept answer of `key`, when what it was made from is unchanged now. */
-  get(key: string): JsonText | undefined {
+  /**
+   * The kept answer of `key`, when what it was made from is unchanged `at` (what is committed, as read during
+   * the caller's request; read now when not given).
+   */
+  get(key: string, at?: Snapshot): JsonText | undefined {
     const kept = this.#entries.get(key);
     if (!kept) return undefined;
-    if (this.#current(kept, this.changes.now())) return kept.answer;
+    if (this.#current(kept, at ?? this.changes.now())) return kept.answer;
     this.#drop(key, kept);
     return undefined;
   }

@@ -4,6 +4,7 @@
 // before it is reshaped, and says so); the handler runs with the context built here, a write in one
 // transaction (on the write thread where there is one); the answer is checked against the contract when
 // answers are validated.
+import type { Snapshot } from "../store/changes.js";
 import type { Store } from "../store/types.js";
 import type { AnswerCache } from "./answers.js";
 import type { Authenticated } from "./auth.js";
@@ -49,6 +50,7 @@ export interface Executor {
   /**
    * Runs the GET `operation` whose query string is `query` and whose input `input` reads and checks (only
    * when the answer is not kept: the same query string is the same input, and it passed when it was kept).
+   * `committed`: what is committed, as read during this request (read now when not given).
    */
   read(
     operation: Operation,
@@ -56,6 +58,7 @@ export interface Executor {
     facts: RequestFacts,
     query: string,
     input: () => Promise<unknown>,
+    committed?: Snapshot,
   ): Promise<unknown>;
 }
 
@@ -80,10 +83,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
         : await writes.run(operation, caller, facts, input);
       return checked(operation, output);
     },
-    async read(operation, caller, facts, query, input) {
+    async read(operation, caller, facts, query, input, committed) {
       if (!answers || !operation.safe) return executor.run(operation, caller, facts, await input(), true);
       const key = answers.key(operation, caller, facts, query);
-      const kept = answers.get(key);
+      const kept = answers.get(key, committed);
       if (kept) return kept;
       const value = await input();
       return answers.through(key, store, async (reading) =>

@@ -50,7 +50,7 @@ export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => 
           const read = () => readInput(request, operation, options.bodyLimit);
           const output =
             operation.method === "GET"
-              ? await executor.read(operation, auth, facts, queryOf(request), read)
+              ? await executor.read(operation, auth, facts, queryOf(request), read, request.committed)
               : await executor.run(operation, auth, facts, await read(), true);
           reply.code(operation.successStatus);
           if (output instanceof JsonText)

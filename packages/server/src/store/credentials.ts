@@ -1,7 +1,7 @@
 // What authenticates a request, read in one query: the token, its organization and its subject, through the
 // unique index on the token's hash. The store compiles the query once; only the hash changes per request.
 import type { Compilable, Kysely } from "kysely";
-import type { Changes } from "./changes.js";
+import type { Changes, Snapshot } from "./changes.js";
 import type { CompiledQueries } from "./compiled-queries.js";
 import { toDevUser, toOrg, toToken } from "./rows.js";
 import type { DB, TokensTable } from "./tables.js";
@@ -110,12 +110,16 @@ export class CredentialsCache {
     private readonly size = 10_000,
   ) {}
 
-  /** The credentials of `hash`: kept ones while credentials are unchanged, else `read` (and kept). */
+  /**
+   * The credentials of `hash`: kept ones while credentials are unchanged, else `read` (and kept). `at`: what
+   * is committed, as read during the caller's request (read now when not given).
+   */
   async through(
     hash: string,
     read: () => Promise<Credentials | undefined>,
+    at?: Snapshot,
   ): Promise<Credentials | undefined> {
-    const snapshot = this.changes.now();
+    const snapshot = at ?? this.changes.now();
     if (snapshot.credentials !== this.#credentialVersion) {
       this.#entries.clear();
       this.#credentialVersion = snapshot.credentials;
