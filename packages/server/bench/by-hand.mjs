@@ -45,7 +45,7 @@ function orgOf(header) {
   const secret = /^bearer\s+(.+)$/i.exec(header ?? "")?.[1]?.trim();
   if (!secret) return undefined;
   const row = credentials.get(createHash("sha256").update(secret).digest("hex"));
-  if (!row || row.status !== "active" || row.org_status !== "active" || row.user_id === null) return undefined;
+  if (row?.status !== "active" || row.org_status !== "active" || row.user_id === null) return undefined;
   if (row.expires_at !== null && Date.parse(row.expires_at) <= Date.now()) return undefined;
   return row.org_id;
 }

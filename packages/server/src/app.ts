@@ -3,9 +3,9 @@
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { ServerConfig } from "./config.js";
+import { AnswerCache } from "./core/answers.js";
 import type { OperationHandler } from "./core/context.js";
 import { type Contract, theContract } from "./core/contract.js";
-import { AnswerCache } from "./core/answers.js";
 import { createExecutor } from "./core/executor.js";
 import { writesHere, writesOnThread } from "./core/writes.js";
 import { OneLinePerRequest } from "./http/access-log.js";

@@ -49,7 +49,8 @@ describe("kept answers of reads on a SQLite file", () => {
     expect((await get()).body.work.title).toBe("Before");
     await ok(server, "/works.update", { id: work.id, title: "After" });
     expect((await get()).body.work.title).toBe("After");
-    const tags = async () => (await server.call("GET", "/tags.list")).body.tags.map((t: { name: string }) => t.name);
+    const tags = async () =>
+      (await server.call("GET", "/tags.list")).body.tags.map((t: { name: string }) => t.name);
     expect(await tags()).toEqual([]);
     await createTag(server.store, server.actor, "fresh");
     expect(await tags()).toEqual(["fresh"]);
