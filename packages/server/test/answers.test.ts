@@ -4,7 +4,10 @@
 // would), a revoked token, a changed scope, an expired token and a token of other scopes.
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { AnswerCache } from "../src/core/answers.js";
 import { hashToken } from "../src/core/auth.js";
+import { JsonText } from "../src/core/json-text.js";
+import { Changes } from "../src/store/changes.js";
 import { openStore } from "../src/store/open.js";
 import type { Store } from "../src/store/types.js";
 import { createTag } from "./fixtures.js";
@@ -133,3 +136,68 @@ function dataDirOf(server: TestServer): string {
   if (!server.dataDir) throw new Error("not a server on a SQLite file");
   return server.dataDir;
 }
+
+describe("the answer cache", () => {
+  /** Changes of a file whose version is `version()` and whose `tag` family counts `tags()`. */
+  const changesOf = (version: () => number, tags: () => number = () => 0) =>
+    new Changes(version, () => ({ credentials: 0, families: new Map([["tag", tags()]]) }));
+  const store = { listRecordJson: async () => ({ items: [] }) } as unknown as Store;
+  const answer = (text: string) => async (reading: Store) => {
+    await reading.listRecordJson("org", "tag", { limit: 1 });
+    return new JsonText(text);
+  };
+
+  it("keeps at most its bytes, the oldest answers going first, and no answer over a sixteenth", async () => {
+    const cache = new AnswerCache(
+      changesOf(() => 1),
+      1600,
+    );
+    for (let i = 0; i < 40; i++) await cache.through(`key ${i}`, store, answer("x".repeat(50)));
+    const kept = Array.from({ length: 40 }, (_, i) => cache.get(`key ${i}`) !== undefined);
+    const count = kept.filter(Boolean).length;
+    expect(count).toBeGreaterThan(20);
+    expect(count).toBeLessThanOrEqual(Math.floor(1600 / 55));
+    expect(kept.slice(-count).every(Boolean)).toBe(true);
+    await cache.through("large", store, answer("x".repeat(101)));
+    expect(cache.get("large")).toBeUndefined();
+  });
+
+  it("keeps nothing read while a commit happened, and drops an answer once its family moved", async () => {
+    let version = 1;
+    let tags = 0;
+    const moving = new AnswerCache(
+      changesOf(() => version++),
+      1 << 20,
+    );
+    await moving.through("during", store, answer("{}"));
+    expect(moving.get("during")).toBeUndefined();
+
+    const cache = new AnswerCache(
+      changesOf(
+        () => version,
+        () => tags,
+      ),
+      1 << 20,
+    );
+    await cache.through("tags", store, answer("{}"));
+    expect(cache.get("tags")?.text).toBe("{}");
+    version++;
+    expect(cache.get("tags")?.text).toBe("{}");
+    tags++;
+    version++;
+    expect(cache.get("tags")).toBeUndefined();
+  });
+
+  it("keeps nothing whose reads no count covers", async () => {
+    const cache = new AnswerCache(
+      changesOf(() => 1),
+      1 << 20,
+    );
+    const anyKind = { getRecordJson: async () => undefined } as unknown as Store;
+    await cache.through("any kind", anyKind, async (reading) => {
+      await reading.getRecordJson("org", [], "ISS-1");
+      return new JsonText("{}");
+    });
+    expect(cache.get("any kind")).toBeUndefined();
+  });
+});
