@@ -56,8 +56,9 @@ class Reads {
 /** `store`, noting in `reads` every family (or credentials) read through it. */
 function recording(store: Store, reads: Reads): Store {
   return new Proxy(store, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
+    get(target, property) {
+      // Read on the store itself: its methods and getters use its private fields.
+      const value = Reflect.get(target, property);
       if (typeof value !== "function" || typeof property !== "string") return value;
       return (...args: unknown[]) => {
         if (FAMILY_READS.has(property)) {
