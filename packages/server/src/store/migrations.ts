@@ -2,6 +2,8 @@
 // records applied migrations in its own table and skips them on the next start; new migrations are appended
 // to MIGRATIONS under a name that sorts after the existing ones, never edited once released.
 import { type Kysely, type Migration, type MigrationProvider, type RawBuilder, sql } from "kysely";
+import { dropSamples } from "./statistics.js";
+import type { DB } from "./tables.js";
 
 export type DialectName = "sqlite" | "postgres";
 
@@ -14,6 +16,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     "0005_records_parent_sorted": recordsParentSorted(),
     "0006_records_parent_modified": recordsParentModified(),
     "0007_family_changes": familyChanges(dialect),
+    "0008_no_index_samples": noIndexSamples(dialect),
   };
   return { getMigrations: async () => migrations };
 }
@@ -386,6 +389,22 @@ function familyChanges(dialect: DialectName): Migration {
         await sql`drop trigger if exists ${sql.id(`records_${event}_family_change`)}`.execute(db);
       }
       await keptRecordChanges(dialect).up(db);
+    },
+  };
+}
+
+/**
+ * On SQLite, the index samples an earlier ANALYZE kept are dropped before any connection of the server loads
+ * them (see dropSamples in ./statistics.ts); later statistics never keep them.
+ */
+function noIndexSamples(dialect: DialectName): Migration {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      if (dialect === "postgres") return;
+      await dropSamples(db as Kysely<DB>);
+    },
+    async down(): Promise<void> {
+      // The next ANALYZE that keeps samples writes them again.
     },
   };
 }

@@ -18,9 +18,26 @@ const TABLES = ["records", "tokens", "orgs", "dev_users", "counters"] as const;
 /** Brings the planner's statistics up to date where they are missing or stale. */
 export async function updateStatistics(db: Kysely<DB>, dialect: DialectName): Promise<void> {
   if (dialect === "sqlite") {
-    // 0x10002: also look at tables that were never analyzed (a database made before statistics were kept).
-    await sql`pragma optimize = 0x10002`.execute(db);
+    const analyze = async (tx: Kysely<DB>) => {
+      // 0x10002: also look at tables that were never analyzed (a database made before statistics were kept).
+      await sql`pragma optimize = 0x10002`.execute(tx);
+      await dropSamples(tx);
+    };
+    await (db.isTransaction ? analyze(db) : db.transaction().execute(analyze));
     return;
   }
   for (const table of TABLES) await sql`analyze ${sql.table(table)}`.execute(db);
+}
+
+/**
+ * better-sqlite3's SQLite is built with STAT4, so ANALYZE also keeps samples of each index (sqlite_stat4).
+ * With samples, a statement whose WHERE compares an indexed column with a bound parameter is prepared again
+ * on every run after its parameters are bound, as SQLite documents, and better-sqlite3 binds them on every
+ * run: a first page of tags cost 53 µs with samples and 41 µs without, a count of them 34 µs and 16 µs. The
+ * per-index row estimates (sqlite_stat1), which chose the right index for the plans above, stay; the samples
+ * go in the same transaction as the ANALYZE that wrote them, so no connection loads them.
+ */
+export async function dropSamples(db: Kysely<DB>): Promise<void> {
+  const samples = await sql`select 1 from sqlite_master where name = 'sqlite_stat4'`.execute(db);
+  if (samples.rows.length > 0) await sql`delete from sqlite_stat4`.execute(db);
 }
