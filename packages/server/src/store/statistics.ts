@@ -9,7 +9,7 @@
 // none, and a work read by id went through the (org_id, kind, ...) index, every work of the organization,
 // instead of the unique index on id: 1.4 ms against 0.07 ms for 1,000 works).
 import { type Kysely, sql } from "kysely";
-import type { DialectName } from "./migrations.js";
+import { type DialectName, dropSamples } from "./migrations.js";
 import type { DB } from "./tables.js";
 
 /** The tables the requests' queries read, whose statistics the planner plans them with. */
@@ -27,17 +27,4 @@ export async function updateStatistics(db: Kysely<DB>, dialect: DialectName): Pr
     return;
   }
   for (const table of TABLES) await sql`analyze ${sql.table(table)}`.execute(db);
-}
-
-/**
- * better-sqlite3's SQLite is built with STAT4, so ANALYZE also keeps samples of each index (sqlite_stat4).
- * With samples, a statement whose WHERE compares an indexed column with a bound parameter is prepared again
- * on every run after its parameters are bound, as SQLite documents, and better-sqlite3 binds them on every
- * run: a first page of tags cost 53 µs with samples and 41 µs without, a count of them 34 µs and 16 µs. The
- * per-index row estimates (sqlite_stat1), which chose the right index for the plans above, stay; the samples
- * go in the same transaction as the ANALYZE that wrote them, so no connection loads them.
- */
-export async function dropSamples(db: Kysely<DB>): Promise<void> {
-  const samples = await sql`select 1 from sqlite_master where name = 'sqlite_stat4'`.execute(db);
-  if (samples.rows.length > 0) await sql`delete from sqlite_stat4`.execute(db);
 }
