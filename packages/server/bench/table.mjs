@@ -43,3 +43,9 @@ export function formatTable(rows, run) {
     ...table.slice(1).map(format),
   ].join("\n");
 }
+
+/** The load generator's CPU per measured load (medians, share of one core). */
+export function formatClientCpu(shares) {
+  const entries = Object.entries(shares).map(([key, share]) => `${key} ${(share * 100).toFixed(0)}%`);
+  return `\nload generator CPU (autocannon in its own process, share of one core, medians): ${entries.join(", ")}`;
+}

@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { ServerConfig } from "./config.js";
+import { AnswerCache } from "./core/answers.js";
 import type { OperationHandler } from "./core/context.js";
 import { type Contract, theContract } from "./core/contract.js";
 import { createExecutor } from "./core/executor.js";
@@ -86,7 +87,19 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
   const all = { ...allHandlers, ...handlers } as unknown as Record<string, OperationHandler>;
   const writes = writeThread && !handlers ? writesOnThread(writeThread.dataDir) : writesHere(store, all);
   shedder.watch(fastify.log, () => writes.oldestWaitMs());
-  const executor = createExecutor({ store, handlers: all, writes, validateResponses, violations });
+  // On a SQLite file, the answers of reads are kept while what they read is unchanged (./core/answers.ts).
+  const answers =
+    store.changes && config.answerCacheMb > 0
+      ? new AnswerCache(store.changes, config.answerCacheMb * 2 ** 20)
+      : undefined;
+  const executor = createExecutor({
+    store,
+    handlers: all,
+    writes,
+    validateResponses,
+    violations,
+    ...(answers ? { answers } : {}),
+  });
   await fastify.register(contractRoutes, {
     contract,
     executor,

@@ -16,6 +16,8 @@ export interface ServerConfig {
   redisPrefix: string;
   /** How often the query planner's statistics are brought up to date (also once at start); 0: at start only. */
   statisticsIntervalMinutes: number;
+  /** Megabytes the kept answers of reads may take (a SQLite file only; see core/answers.ts); 0: none kept. */
+  answerCacheMb: number;
   /** Largest request body in bytes. */
   bodyLimit: number;
   /** Requests per token (or per client address, without one) in each window. */
@@ -59,6 +61,7 @@ export const DEFAULTS = {
   redisTimeoutMs: 50,
   redisPrefix: "workapi-rate-limit:",
   statisticsIntervalMinutes: 60,
+  answerCacheMb: 64,
   logLevel: "info",
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
@@ -134,6 +137,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
       env.WORKAPI_STATISTICS_INTERVAL_MINUTES,
       DEFAULTS.statisticsIntervalMinutes,
     ),
+    answerCacheMb: integer("WORKAPI_ANSWER_CACHE_MB", env.WORKAPI_ANSWER_CACHE_MB, DEFAULTS.answerCacheMb),
     validateResponses:
       env.WORKAPI_VALIDATE_RESPONSES !== undefined
         ? env.WORKAPI_VALIDATE_RESPONSES === "true"

@@ -52,6 +52,8 @@ export interface TestServer {
   actor: Actor;
   /** A token holding every scope of the contract. */
   adminToken: string;
+  /** The data directory of a server on a SQLite file. */
+  dataDir?: string;
   logs: string[];
   call(
     method: string,
@@ -126,6 +128,7 @@ export async function startTestServer(
     admin: first.admin,
     actor,
     adminToken,
+    ...(database === "sqlite" && dataDir !== undefined ? { dataDir } : {}),
     logs,
     async call(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };

@@ -1,6 +1,7 @@
 // Bearer tokens: random secrets shown once, stored only as SHA-256 hashes, each with a type, a subject (a dev
 // user), scopes, an expiry and a status.
 import { createHash, randomBytes } from "node:crypto";
+import type { Snapshot } from "../store/changes.js";
 import type { Actor, DevUser, Org, Store, TokenRecord } from "../store/types.js";
 import { apiError } from "./errors.js";
 
@@ -77,6 +78,7 @@ export async function authenticate(
   store: Store,
   header: string | undefined,
   orgCheck: boolean,
+  at?: Snapshot,
 ): Promise<Authenticated> {
   const secret = readBearer(header);
   if (!secret) {
@@ -85,7 +87,7 @@ export async function authenticate(
       "Send the header 'Authorization: Bearer <token>' with a token issued by this server.",
     );
   }
-  const credentials = await store.findCredentials(hashToken(secret));
+  const credentials = await store.findCredentials(hashToken(secret), at);
   if (!credentials) {
     throw apiError("unauthenticated", "The token is not known to this server; check it or issue a new one.");
   }

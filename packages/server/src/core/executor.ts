@@ -4,7 +4,9 @@
 // before it is reshaped, and says so); the handler runs with the context built here, a write in one
 // transaction (on the write thread where there is one); the answer is checked against the contract when
 // answers are validated.
+import type { Snapshot } from "../store/changes.js";
 import type { Store } from "../store/types.js";
+import type { AnswerCache } from "./answers.js";
 import type { Authenticated } from "./auth.js";
 import { contextFor, type OperationHandler, type RequestFacts } from "./context.js";
 import { type Operation, requireStorableStrings } from "./contract.js";
@@ -29,6 +31,8 @@ export interface ExecutorOptions {
   validateResponses: boolean;
   /** Where answers that break the contract are recorded. */
   violations: string[];
+  /** The answers of reads kept while what they read is unchanged (./answers.ts); none: every read runs. */
+  answers?: AnswerCache;
 }
 
 export interface Executor {
@@ -45,27 +49,54 @@ export interface Executor {
     input: unknown,
     inputChecked?: boolean,
   ): Promise<unknown>;
+  /**
+   * Runs the GET `operation` whose query string is `query` and whose input `input` reads and checks (only
+   * when the answer is not kept: the same query string is the same input, and it passed when it was kept).
+   * `committed`: what is committed, as read during this request (read now when not given).
+   */
+  read(
+    operation: Operation,
+    caller: Authenticated,
+    facts: RequestFacts,
+    query: string,
+    input: () => Promise<unknown>,
+    committed?: Snapshot,
+  ): Promise<unknown>;
 }
 
 export function createExecutor(options: ExecutorOptions): Executor {
-  const { store, handlers, writes, validateResponses, violations } = options;
-  return {
+  const { store, handlers, writes, validateResponses, violations, answers } = options;
+  const checked = (operation: Operation, output: unknown) => {
+    if (validateResponses) {
+      const mismatch = operation.checkResponse(operation.successStatus, output);
+      if (mismatch) {
+        violations.push(`${operation.operationId} ${operation.successStatus}: ${mismatch}`);
+        throw new Error(`answer of ${operation.operationId} breaks the contract: ${mismatch}`);
+      }
+    }
+    return output;
+  };
+  const executor: Executor = {
     has: (name) => handlers[name] !== undefined,
     async run(operation, caller, facts, input, inputChecked = false) {
       if (!inputChecked) checkInput(operation, input);
       const output = operation.safe
         ? await runHandler(store, handlers, operation, caller, facts, input)
         : await writes.run(operation, caller, facts, input);
-      if (validateResponses) {
-        const mismatch = operation.checkResponse(operation.successStatus, output);
-        if (mismatch) {
-          violations.push(`${operation.operationId} ${operation.successStatus}: ${mismatch}`);
-          throw new Error(`answer of ${operation.operationId} breaks the contract: ${mismatch}`);
-        }
-      }
-      return output;
+      return checked(operation, output);
+    },
+    async read(operation, caller, facts, query, input, committed) {
+      if (!answers || !operation.safe) return executor.run(operation, caller, facts, await input(), true);
+      const key = answers.key(operation, caller, facts, query);
+      const kept = answers.get(key, committed);
+      if (kept) return kept;
+      const value = await input();
+      return answers.through(key, store, async (reading) =>
+        checked(operation, await runHandler(reading, handlers, operation, caller, facts, value)),
+      );
     },
   };
+  return executor;
 }
 
 /** The contract's check of an input (defaults applied); a form's fields are checked by its handler. */

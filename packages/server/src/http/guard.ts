@@ -5,6 +5,7 @@
 import type { FastifyRequest } from "fastify";
 import { type Authenticated, authenticate, requireScopes } from "../core/auth.js";
 import { ApiError, apiError } from "../core/errors.js";
+import type { Snapshot } from "../store/changes.js";
 import type { Store } from "../store/types.js";
 import { shared } from "./plugin.js";
 import { type RateLimits, rateLimits } from "./rate-limit.js";
@@ -14,6 +15,11 @@ const KNOWN_API_VERSIONS = ["2024-01-24"];
 declare module "fastify" {
   interface FastifyRequest {
     auth?: Authenticated;
+    /**
+     * What was committed to a SQLite file when this request was authenticated: read once per request, for
+     * the credentials and the kept answers alike (see ../store/changes.ts).
+     */
+    committed?: Snapshot;
   }
 }
 
@@ -48,8 +54,10 @@ export const guard = shared<GuardOptions>(async (fastify, options) => {
       );
     }
     const orgCheck = operation.errorTypes.includes("dev_org_deactivated");
+    const committed = options.store.changes?.now();
+    if (committed) request.committed = committed;
     request.auth = await authenticateCounted(limits, request, () =>
-      authenticate(options.store, request.headers.authorization, orgCheck),
+      authenticate(options.store, request.headers.authorization, orgCheck, committed),
     );
     await limits.countToken(request, reply, `token:${request.auth.token.hash.slice(0, 32)}`);
     requireScopes(request.auth.token, operation.scopes);

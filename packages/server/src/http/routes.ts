@@ -41,14 +41,17 @@ export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => 
         url: path,
         config: { operation },
         handler: async (request, reply) => {
-          const input = await readInput(request, operation, options.bodyLimit);
           const auth = request.auth as Authenticated;
           const facts = {
             requestId: request.id,
             // Where this server is reached, as the client addressed it (for answers that hold absolute URLs).
             baseUrl: `${request.protocol}://${request.host}`,
           };
-          const output = await executor.run(operation, auth, facts, input, true);
+          const read = () => readInput(request, operation, options.bodyLimit);
+          const output =
+            operation.method === "GET"
+              ? await executor.read(operation, auth, facts, queryOf(request), read, request.committed)
+              : await executor.run(operation, auth, facts, await read(), true);
           reply.code(operation.successStatus);
           if (output instanceof JsonText)
             return reply.type("application/json; charset=utf-8").send(output.body);
@@ -76,11 +79,16 @@ export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => 
   }
 });
 
+/** The query string of a request's URL, as sent. */
+function queryOf(request: FastifyRequest): string {
+  const at = request.url.indexOf("?");
+  return at < 0 ? "" : request.url.slice(at + 1);
+}
+
 /** The operation's input, validated: a GET's query or a POST's JSON body (a form is checked by its handler). */
 async function readInput(request: FastifyRequest, operation: Operation, bodyLimit: number): Promise<unknown> {
   if (operation.method === "GET") {
-    const query = request.url.includes("?") ? request.url.slice(request.url.indexOf("?") + 1) : "";
-    const input = readQuery(query, operation.query);
+    const input = readQuery(queryOf(request), operation.query);
     operation.validateInput(input);
     return unflatten(input as Record<string, unknown>);
   }

@@ -1,6 +1,7 @@
 // What authenticates a request, read in one query: the token, its organization and its subject, through the
 // unique index on the token's hash. The store compiles the query once; only the hash changes per request.
 import type { Compilable, Kysely } from "kysely";
+import type { Changes, Snapshot } from "./changes.js";
 import type { CompiledQueries } from "./compiled-queries.js";
 import { toDevUser, toOrg, toToken } from "./rows.js";
 import type { DB, TokensTable } from "./tables.js";
@@ -93,44 +94,41 @@ export function toCredentials(row: CredentialsRow): Credentials {
 }
 
 /**
- * Credentials by token hash, kept only while no token, organization or user has changed. `changes` moves on
- * every commit to the database by any connection, in any process (SQLite's `PRAGMA data_version` on the read
- * connection), and costs nothing to read; when it has moved, `credentialChanges` (a counter that triggers move
- * with every insert, update or delete of a token, organization or user, in the same transaction) says whether
- * the commits touched credentials, and only then is everything kept dropped. So a revocation or deactivation
- * fails the very next request in every process sharing the file, writes to other records keep the cache, and
- * expiry is checked on every request from the kept token. No time-based expiry is involved.
+ * Credentials by token hash, kept only while no token, organization or user has changed: `changes` (see
+ * Changes) reads the file's version on every lookup, and only when it moved the count that triggers move with
+ * every insert, update or delete of a token, organization or user, in the same transaction; only when that
+ * count moved is everything kept dropped. So a revocation or deactivation fails the very next request in
+ * every process sharing the file, writes to other records keep the cache, and expiry is checked on every
+ * request from the kept token. No time-based expiry is involved.
  */
 export class CredentialsCache {
   readonly #entries = new Map<string, Credentials>();
-  #version: number | undefined;
   #credentialVersion: number | undefined;
 
   constructor(
-    private readonly changes: () => number,
-    private readonly credentialChanges: () => number,
+    private readonly changes: Changes,
     private readonly size = 10_000,
   ) {}
 
-  /** The credentials of `hash`: kept ones while credentials are unchanged, else `read` (and kept). */
+  /**
+   * The credentials of `hash`: kept ones while credentials are unchanged, else `read` (and kept). `at`: what
+   * is committed, as read during the caller's request (read now when not given).
+   */
   async through(
     hash: string,
     read: () => Promise<Credentials | undefined>,
+    at?: Snapshot,
   ): Promise<Credentials | undefined> {
-    const version = this.changes();
-    if (version !== this.#version) {
-      const credentialVersion = this.credentialChanges();
-      if (credentialVersion !== this.#credentialVersion) {
-        this.#entries.clear();
-        this.#credentialVersion = credentialVersion;
-      }
-      this.#version = version;
+    const snapshot = at ?? this.changes.now();
+    if (snapshot.credentials !== this.#credentialVersion) {
+      this.#entries.clear();
+      this.#credentialVersion = snapshot.credentials;
     }
     const kept = this.#entries.get(hash);
     if (kept) return kept;
     const credentials = await read();
     // Not kept if anything committed meanwhile: they could predate a change to credentials.
-    if (credentials && version === this.#version && this.changes() === version) {
+    if (credentials && this.changes.unchangedSince(snapshot)) {
       if (this.#entries.size >= this.size) this.#entries.clear();
       this.#entries.set(hash, credentials);
     }

@@ -1,5 +1,6 @@
 // Records of families that change seldom but are read on hot paths (a work's stage diagram, read by every
 // works.create), kept between reads on a SQLite file while their family is unchanged. No time-based expiry.
+import type { Changes } from "./changes.js";
 import { KEPT_KINDS } from "./migrations.js";
 import type { StoredRecord } from "./types.js";
 
@@ -10,9 +11,9 @@ interface Kept {
 }
 
 /**
- * A family's change count (migration `0003_kept_record_changes`) moves in the same transaction as every
+ * A family's change count (migration `0007_family_changes`) moves in the same transaction as every
  * change to one of its records, by any connection of any process, and only ever moves up once committed.
- * `committedCount` reads it on the read connection (what is committed); `transactionCount` on the write
+ * `changes` says what is committed (see Changes); `transactionCount` reads the count on the write
  * connection, where a transaction also sees its own changes and, under group commit, those of the
  * transactions sharing its commit.
  *
@@ -28,10 +29,14 @@ export class KeptRecords {
   readonly #entries = new Map<string, Kept>();
 
   constructor(
-    private readonly committedCount: (kind: string) => number,
+    private readonly changes: Changes,
     private readonly transactionCount: (kind: string) => number,
     private readonly size = 10_000,
   ) {}
+
+  #committedCount(kind: string): number {
+    return this.changes.now().family(kind);
+  }
 
   /** Whether records of `kind` are kept. */
   keeps(kind: string): boolean {
@@ -45,11 +50,11 @@ export class KeptRecords {
     inTransaction: boolean,
     read: () => Promise<Array<StoredRecord<T>>>,
   ): Promise<ReadonlyArray<StoredRecord<T>>> {
-    const count = inTransaction ? this.transactionCount(kind) : this.committedCount(kind);
+    const count = inTransaction ? this.transactionCount(kind) : this.#committedCount(kind);
     const kept = this.#entries.get(key);
     if (kept?.count === count) return kept.records as ReadonlyArray<StoredRecord<T>>;
     const records = await read();
-    if (!inTransaction || this.committedCount(kind) === count) {
+    if (!inTransaction || this.#committedCount(kind) === count) {
       if (this.#entries.size >= this.size) this.#entries.clear();
       this.#entries.set(key, { count, records: deepFreeze(records) });
     }

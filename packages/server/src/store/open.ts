@@ -18,6 +18,7 @@ import {
   SqliteDriver,
   sql,
 } from "kysely";
+import { Changes } from "./changes.js";
 import { CredentialsCache } from "./credentials.js";
 import { KeptRecords } from "./kept-records.js";
 import { type DialectName, migrationProvider } from "./migrations.js";
@@ -116,19 +117,22 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
     dialect: new SplitSqliteDialect(writer, withStatementCache(reader), () => sqlite.inTransaction),
     ...(options.log ? { log: options.log } : {}),
   });
-  // Moves whenever another connection (this process's writer, or any other process) commits to the file.
+  // The version moves whenever another connection (this process's writers, or any other process) commits to
+  // the file; the counts, read only when it moved, say what the commits changed (see Changes).
   const dataVersion = reader.prepare("pragma data_version").pluck();
   const credentialChanges = reader.prepare("select n from credential_changes where id = 1").pluck();
-  const cache = new CredentialsCache(
+  const familyChanges = reader.prepare("select kind, n from kept_record_changes").raw();
+  const changes = new Changes(
     () => dataVersion.get() as number,
-    () => credentialChanges.get() as number,
+    () => ({
+      credentials: credentialChanges.get() as number,
+      families: new Map(familyChanges.all() as Array<[string, number]>),
+    }),
   );
-  const counts = (database: Database.Database) => {
-    const count = database.prepare("select n from kept_record_changes where kind = ?").pluck();
-    return (kind: string) => count.get(kind) as number;
-  };
-  const kept = new KeptRecords(counts(reader), counts(sqlite));
-  return new SqlStore(split, "sqlite", cache, undefined, kept);
+  const cache = new CredentialsCache(changes);
+  const transactionCount = sqlite.prepare("select n from kept_record_changes where kind = ?").pluck();
+  const kept = new KeptRecords(changes, (kind) => (transactionCount.get(kind) as number | undefined) ?? 0);
+  return new SqlStore(split, "sqlite", cache, undefined, kept, changes);
 }
 
 async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Promise<Store> {

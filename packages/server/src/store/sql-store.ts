@@ -4,6 +4,7 @@
 // the lifecycle and the caches; the queries are in the modules of each concern (./orgs-and-users.ts,
 // ./tokens.ts, ./records.ts, ./record-lists.ts), which run on the store's SqlContext.
 import type { Kysely } from "kysely";
+import type { Changes, Snapshot } from "./changes.js";
 import { CompiledQueries } from "./compiled-queries.js";
 import { type CredentialsCache, readCredentials } from "./credentials.js";
 import { Expressions } from "./expressions.js";
@@ -43,6 +44,8 @@ export class SqlStore implements Store {
     private readonly credentialsCache?: CredentialsCache,
     compiled?: CompiledQueries,
     private readonly kept?: KeptRecords,
+    /** What has been committed to the file (a SQLite file's root store only). */
+    readonly changes?: Changes,
   ) {
     this.#db = db;
     this.#compiled = compiled ?? new CompiledQueries(db);
@@ -120,11 +123,11 @@ export class SqlStore implements Store {
     return tokens.findTokenByHash(this.#ctx, hash);
   }
 
-  async findCredentials(hash: string): Promise<Credentials | undefined> {
+  async findCredentials(hash: string, at?: Snapshot): Promise<Credentials | undefined> {
     // On every request, through the unique index on hash; a file-backed SQLite store keeps the answer while
     // the database is unchanged (see CredentialsCache), so a revocation is still seen by the next request.
     const read = () => readCredentials(this.#compiled, this.#db, hash);
-    return this.credentialsCache ? this.credentialsCache.through(hash, read) : read();
+    return this.credentialsCache ? this.credentialsCache.through(hash, read, at) : read();
   }
 
   getToken(orgId: string, id: string): Promise<TokenRecord | undefined> {

@@ -9,7 +9,7 @@
 // none, and a work read by id went through the (org_id, kind, ...) index, every work of the organization,
 // instead of the unique index on id: 1.4 ms against 0.07 ms for 1,000 works).
 import { type Kysely, sql } from "kysely";
-import type { DialectName } from "./migrations.js";
+import { type DialectName, dropSamples } from "./migrations.js";
 import type { DB } from "./tables.js";
 
 /** The tables the requests' queries read, whose statistics the planner plans them with. */
@@ -18,8 +18,12 @@ const TABLES = ["records", "tokens", "orgs", "dev_users", "counters"] as const;
 /** Brings the planner's statistics up to date where they are missing or stale. */
 export async function updateStatistics(db: Kysely<DB>, dialect: DialectName): Promise<void> {
   if (dialect === "sqlite") {
-    // 0x10002: also look at tables that were never analyzed (a database made before statistics were kept).
-    await sql`pragma optimize = 0x10002`.execute(db);
+    const analyze = async (tx: Kysely<DB>) => {
+      // 0x10002: also look at tables that were never analyzed (a database made before statistics were kept).
+      await sql`pragma optimize = 0x10002`.execute(tx);
+      await dropSamples(tx);
+    };
+    await (db.isTransaction ? analyze(db) : db.transaction().execute(analyze));
     return;
   }
   for (const table of TABLES) await sql`analyze ${sql.table(table)}`.execute(db);

@@ -1,6 +1,7 @@
 // The storage interface of the reference server. One implementation (./database.ts) runs on SQLite
 // (better-sqlite3, the embedded default) and on PostgreSQL (pg), both through Kysely; the same tests run
 // against both. Everything is scoped to a dev organization: no method reads or writes across organizations.
+import type { Changes, Snapshot } from "./changes.js";
 
 /** A user summary as records carry it (`created_by`, `owned_by`...). */
 export interface UserRef {
@@ -171,6 +172,11 @@ export interface Credentials {
 
 export interface Store {
   readonly dialect: "sqlite" | "postgres";
+  /**
+   * What has been committed, for caches that must see every change at once (see ./changes.ts): on the root
+   * store of a SQLite file only (PostgreSQL and a transaction's store have none).
+   */
+  readonly changes?: Changes;
   /** Runs `fn` in one transaction; every store call made through `tx` is part of it. */
   transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R>;
   /**
@@ -204,8 +210,11 @@ export interface Store {
     >,
   ): Promise<TokenRecord>;
   findTokenByHash(hash: string): Promise<TokenRecord | undefined>;
-  /** The token with this hash, with its organization and subject when they exist (one query). */
-  findCredentials(hash: string): Promise<Credentials | undefined>;
+  /**
+   * The token with this hash, with its organization and subject when they exist (one query). `at`: what is
+   * committed (`changes.now()`), as read during the caller's request; read now when not given.
+   */
+  findCredentials(hash: string, at?: Snapshot): Promise<Credentials | undefined>;
   getToken(orgId: string, id: string): Promise<TokenRecord | undefined>;
   listTokens(
     orgId: string,

@@ -1,0 +1,151 @@
+// The answers of reads, kept while what they were made from is unchanged. On a SQLite file (the store has
+// `changes`), a read whose handler answered from stored documents as they are (a JsonText: works.get, the
+// pages of tags.list and the other lists) is kept under its operation, its caller's organization, user and
+// scopes, the base URL and its query string as sent, with the change count of every family of records it
+// read (and of credentials, when it read organizations, users or tokens). A later request asking the same
+// is answered the kept bytes while those counts are unchanged (see ../store/changes.ts): no input check, no
+// handler, no query. Exact: a change committed before a request began, by any connection of any process,
+// has moved the file's version the request reads, and so the counts it compares.
+import type { Changes, Snapshot } from "../store/changes.js";
+import type { Store } from "../store/types.js";
+import type { Authenticated } from "./auth.js";
+import type { RequestFacts } from "./context.js";
+import type { Operation } from "./contract.js";
+import { JsonText } from "./json-text.js";
+
+interface Kept {
+  answer: JsonText;
+  bytes: number;
+  /** The count of each family read, when the answer was made. */
+  families: ReadonlyArray<readonly [string, number]>;
+  /** The count of credentials, when it read organizations, users or tokens. */
+  credentials: number | undefined;
+}
+
+/** The store's reads of records, by method: the argument that names the family (a kind, or a list of kinds). */
+const FAMILY_READS: ReadonlySet<string> = new Set([
+  "getRecord",
+  "getRecordJson",
+  "listRecords",
+  "listRecordJson",
+  "findRecords",
+  "findRecordJson",
+  "findBySubtype",
+  "countRecords",
+]);
+/** The store's reads of organizations, users and tokens: what credential changes count. */
+const CREDENTIAL_READS: ReadonlySet<string> = new Set([
+  "getOrg",
+  "listOrgs",
+  "getDevUser",
+  "listDevUsers",
+  "findTokenByHash",
+  "findCredentials",
+  "getToken",
+  "listTokens",
+]);
+
+/** What one handler run read through the store (see `recording`). */
+class Reads {
+  readonly families = new Set<string>();
+  credentials = false;
+  /** A read no count covers (a record of any kind, anything but the reads above): not kept. */
+  uncovered = false;
+}
+
+/** `store`, noting in `reads` every family (or credentials) read through it. */
+function recording(store: Store, reads: Reads): Store {
+  return new Proxy(store, {
+    get(target, property) {
+      // Read on the store itself: its methods and getters use its private fields.
+      const value = Reflect.get(target, property);
+      if (typeof value !== "function" || typeof property !== "string") return value;
+      return (...args: unknown[]) => {
+        if (FAMILY_READS.has(property)) {
+          const kinds = args[1];
+          const named = typeof kinds === "string" ? [kinds] : Array.isArray(kinds) ? kinds : [];
+          if (named.length === 0) reads.uncovered = true;
+          for (const kind of named) reads.families.add(String(kind));
+        } else if (CREDENTIAL_READS.has(property)) {
+          reads.credentials = true;
+        } else {
+          reads.uncovered = true;
+        }
+        return value.apply(target, args);
+      };
+    },
+  });
+}
+
+export class AnswerCache {
+  readonly #entries = new Map<string, Kept>();
+  #bytes = 0;
+
+  /** `maxBytes`: the answers kept take at most this many bytes; the oldest kept go first. */
+  constructor(
+    private readonly changes: Changes,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** What identifies a read's answer. */
+  key(operation: Operation, caller: Authenticated, facts: RequestFacts, query: string): string {
+    const { org, user, token } = caller;
+    return `${operation.name}\n${org.id}\n${user.id}\n${token.scopes.join(" ")}\n${facts.baseUrl}\n${query}`;
+  }
+
+  /**
+   * The kept answer of `key`, when what it was made from is unchanged `at` (what is committed, as read during
+   * the caller's request; read now when not given).
+   */
+  get(key: string, at?: Snapshot): JsonText | undefined {
+    const kept = this.#entries.get(key);
+    if (!kept) return undefined;
+    if (this.#current(kept, at ?? this.changes.now())) return kept.answer;
+    this.#drop(key, kept);
+    return undefined;
+  }
+
+  /**
+   * Runs `read` on a store that notes what it reads, and keeps its answer under `key` when it is stored
+   * documents as they are and nothing was committed while it ran (else it could mix two states of the file).
+   */
+  async through(key: string, store: Store, read: (store: Store) => Promise<unknown>): Promise<unknown> {
+    const before = this.changes.now();
+    const reads = new Reads();
+    const answer = await read(recording(store, reads));
+    if (answer instanceof JsonText && !reads.uncovered && this.changes.unchangedSince(before)) {
+      this.#keep(key, answer, reads, before);
+    }
+    return answer;
+  }
+
+  #current(kept: Kept, now: Snapshot): boolean {
+    if (kept.credentials !== undefined && kept.credentials !== now.credentials) return false;
+    for (const [kind, count] of kept.families) if (now.family(kind) !== count) return false;
+    return true;
+  }
+
+  #keep(key: string, answer: JsonText, reads: Reads, at: Snapshot): void {
+    const bytes = answer.body.length + key.length;
+    // One answer may take a sixteenth of the room at most (an export of thousands is not kept).
+    if (bytes > this.maxBytes / 16) return;
+    const old = this.#entries.get(key);
+    if (old) this.#drop(key, old);
+    for (const [oldest, kept] of this.#entries) {
+      if (this.#bytes + bytes <= this.maxBytes) break;
+      this.#drop(oldest, kept);
+    }
+    this.#entries.set(key, {
+      answer,
+      bytes,
+      families: [...reads.families].map((kind) => [kind, at.family(kind)] as const),
+      credentials: reads.credentials ? at.credentials : undefined,
+    });
+    this.#bytes += bytes;
+  }
+
+  #drop(key: string, kept: Kept): void {
+    this.#entries.delete(key);
+    this.#bytes -= kept.bytes;
+  }
+}
