@@ -30,9 +30,6 @@ export function workersRefused(config: ServerConfig): string | undefined {
       `the rate limits on its own and a token could make ${config.workers} times its limit`
     );
   }
-  if (config.workers > 1 && config.dataDir === ":memory:" && !config.databaseUrl) {
-    return `--workers ${config.workers} cannot share an in-memory database: each worker would have its own`;
-  }
   return undefined;
 }
 
@@ -82,6 +79,8 @@ async function servePrimary(config: ServerConfig, options: StartOptions): Promis
   }
 
   const slots = new Map<Worker, { slot: number; startedAt: number }>();
+  /** The workers that have said they listen; one stopped before it did has no request to drain. */
+  const listens = new WeakSet<Worker>();
   const delays = new Map<number, number>();
   let stopping = false;
   let up = false;
@@ -97,7 +96,9 @@ async function servePrimary(config: ServerConfig, options: StartOptions): Promis
       const slot = slots.get(worker)?.slot;
       if (slot === undefined || typeof message?.listening !== "string") return;
       listening.set(slot, message.listening);
-      if (!up && listening.size === config.workers) resolve(message.listening);
+      listens.add(worker);
+      if (up) logger.info({ worker: slot + 1, workerPid: worker.process.pid }, "the new worker listens");
+      else if (listening.size === config.workers) resolve(message.listening);
     });
     cluster.on("exit", (worker, code, signal) => {
       const held = slots.get(worker);
@@ -128,7 +129,7 @@ async function servePrimary(config: ServerConfig, options: StartOptions): Promis
     address = await everyoneListens;
   } catch (error) {
     stopping = true;
-    await stopWorkers([...slots.keys()], config.shutdownTimeoutMs);
+    await stopWorkers([...slots.keys()], listens, config.shutdownTimeoutMs);
     throw error;
   }
   up = true;
@@ -140,16 +141,19 @@ async function servePrimary(config: ServerConfig, options: StartOptions): Promis
       if (stopping) return;
       stopping = true;
       logger.info({ signal }, "shutting down: every worker drains, then exits");
-      stopWorkers([...slots.keys()], config.shutdownTimeoutMs).then((clean) => process.exit(clean ? 0 : 1));
+      stopWorkers([...slots.keys()], listens, config.shutdownTimeoutMs).then((clean) =>
+        process.exit(clean ? 0 : 1),
+      );
     });
   }
 }
 
 /**
  * Sends SIGTERM to every worker (each drains its requests for at most `timeoutMs`, then exits) and waits for
- * them all; a worker still running well past its drain time is killed. True when every one exited 0.
+ * them all; a worker still running well past its drain time is killed. True when every one exited 0, or was
+ * ended by the signal before it listened (still starting, it had nothing to drain).
  */
-async function stopWorkers(workers: Worker[], timeoutMs: number): Promise<boolean> {
+async function stopWorkers(workers: Worker[], listens: WeakSet<Worker>, timeoutMs: number): Promise<boolean> {
   const exits = workers.map(
     (worker) =>
       new Promise<boolean>((resolve) => {
@@ -157,7 +161,9 @@ async function stopWorkers(workers: Worker[], timeoutMs: number): Promise<boolea
           resolve(worker.process.exitCode === 0);
           return;
         }
-        worker.process.once("exit", (code) => resolve(code === 0));
+        worker.process.once("exit", (code, signal) =>
+          resolve(code === 0 || (signal === "SIGTERM" && !listens.has(worker))),
+        );
         worker.process.kill("SIGTERM");
       }),
   );
