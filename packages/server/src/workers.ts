@@ -8,7 +8,7 @@ import { pino } from "pino";
 import type { ServerConfig } from "./config.js";
 import { runSeed } from "./seed-cli.js";
 import { announce, bootstrap, type StartOptions, startServer } from "./server.js";
-import { openStore } from "./store/open.js";
+import { openStore, type StoreLogger } from "./store/open.js";
 
 /** The worker's slot (0 to N - 1), given by the primary; the worker in slot 0 keeps the planner's statistics. */
 const SLOT = "WORKAPI_WORKER_SLOT";
@@ -64,19 +64,7 @@ async function serveAsWorker(config: ServerConfig): Promise<void> {
 async function servePrimary(config: ServerConfig, options: StartOptions): Promise<void> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const logger = pino({ level: config.logLevel });
-  // Migrations and the first organization, once, before any worker opens the store.
-  const store = await openStore({
-    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-    dataDir: config.dataDir,
-    logger,
-  });
-  let first: Awaited<ReturnType<typeof bootstrap>>;
-  try {
-    first = await bootstrap(store);
-    if (first.issued && options.seedOnFirstStart) await runSeed(store, first.org, first.admin, {});
-  } finally {
-    await store.close();
-  }
+  const first = await prepareStore(config, options, logger);
 
   const slots = new Map<Worker, { slot: number; startedAt: number }>();
   /** The workers that have said they listen; one stopped before it did has no request to drain. */
@@ -145,6 +133,22 @@ async function servePrimary(config: ServerConfig, options: StartOptions): Promis
         process.exit(clean ? 0 : 1),
       );
     });
+  }
+}
+
+/** Migrations and the first organization (seeded if asked), once, before any worker opens the store. */
+async function prepareStore(config: ServerConfig, options: StartOptions, logger: StoreLogger) {
+  const store = await openStore({
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+    dataDir: config.dataDir,
+    logger,
+  });
+  try {
+    const first = await bootstrap(store);
+    if (first.issued && options.seedOnFirstStart) await runSeed(store, first.org, first.admin, {});
+    return first;
+  } finally {
+    await store.close();
   }
 }
 
