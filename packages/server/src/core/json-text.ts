@@ -6,7 +6,7 @@
 /** The JSON of a `T` (the type says what it holds; development's check verifies it). */
 export class JsonText<T = unknown> {
   declare readonly holds?: T;
-  /** The JSON as text, or as its UTF-8 bytes when joined from stored bytes (see JsonStream). */
+  /** The JSON as text, or as its UTF-8 bytes when joined from stored bytes (see arrayUnder). */
   constructor(readonly body: string | Buffer) {}
 
   /** The JSON as text. */
@@ -17,6 +17,24 @@ export class JsonText<T = unknown> {
   /** `{"<key>":<item>}` from the JSON of the item. */
   static under<K extends string, Item>(key: K, item: string): JsonText<{ [P in K]: Item }> {
     return new JsonText(`{${JSON.stringify(key)}:${item}}`);
+  }
+
+  /**
+   * `{"<key>":[<item>,<item>...]}` from items that are each the UTF-8 JSON of one entry of that array: an
+   * answer of thousands (an export) stays in bytes from the database to the socket, never decoded into
+   * strings and encoded again.
+   */
+  static arrayUnder<K extends string, Item>(
+    key: K,
+    items: readonly Uint8Array[],
+  ): JsonText<{ [P in K]: Item[] }> {
+    const parts: Uint8Array[] = [Buffer.from(`{${JSON.stringify(key)}:[`)];
+    for (const [i, item] of items.entries()) {
+      if (i > 0) parts.push(COMMA);
+      parts.push(item);
+    }
+    parts.push(CLOSE);
+    return new JsonText(Buffer.concat(parts));
   }
 
   /** A page as `{"<key>":[<item>...],"next_cursor":...,"prev_cursor":...}` (cursors left out when absent). */
@@ -33,49 +51,3 @@ export class JsonText<T = unknown> {
 
 const COMMA = Buffer.from(",");
 const CLOSE = Buffer.from("]}");
-
-/**
- * `{"<key>":[<item>,<item>...]}` written as its items are read: each chunk of items (each the UTF-8 JSON of
- * one entry of the array, as stored) becomes one piece of the answer, sent before the next chunk is read. An
- * answer of thousands (an export) is neither decoded into strings nor held whole. Where answers are checked
- * against the contract, the route joins it into a JsonText first (./executor.ts).
- */
-export class JsonStream<T = unknown> {
-  declare readonly holds?: T;
-  constructor(
-    private readonly chunks: AsyncIterable<readonly Uint8Array[]>,
-    private readonly key: string,
-  ) {}
-
-  static arrayUnder<K extends string, Item>(
-    key: K,
-    chunks: AsyncIterable<readonly Uint8Array[]>,
-  ): JsonStream<{ [P in K]: Item[] }> {
-    return new JsonStream(chunks, key);
-  }
-
-  /** The answer's bytes, piece by piece: the opening, one piece per chunk of items, the closing. */
-  async *pieces(): AsyncGenerator<Buffer> {
-    let first = true;
-    let open: Buffer | undefined = Buffer.from(`{${JSON.stringify(this.key)}:[`);
-    for await (const chunk of this.chunks) {
-      if (chunk.length === 0) continue;
-      const parts: Uint8Array[] = open ? [open] : [];
-      open = undefined;
-      for (const item of chunk) {
-        if (!first) parts.push(COMMA);
-        first = false;
-        parts.push(item);
-      }
-      yield Buffer.concat(parts);
-    }
-    yield open ? Buffer.concat([open, CLOSE]) : CLOSE;
-  }
-
-  /** The whole answer as one JsonText (to check it against the contract). */
-  async joined(): Promise<JsonText<T>> {
-    const all: Buffer[] = [];
-    for await (const piece of this.pieces()) all.push(piece);
-    return new JsonText(Buffer.concat(all));
-  }
-}

@@ -2,15 +2,13 @@
 // POST) is read and checked against the contract as it arrived; the executor (../core/executor.ts) runs the
 // operation and checks its answer; the route sends it. A known path asked with another method is a 405 that
 // says which methods it answers.
-
-import { PassThrough } from "node:stream";
 import { HTTP_METHODS } from "@workapi/spec";
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { Authenticated } from "../core/auth.js";
 import { type Contract, type Operation, requireStorableStrings } from "../core/contract.js";
 import { apiError } from "../core/errors.js";
 import type { Executor } from "../core/executor.js";
-import { JsonStream, JsonText } from "../core/json-text.js";
+import { JsonText } from "../core/json-text.js";
 import { readForm } from "./body.js";
 import { shared } from "./plugin.js";
 import { readQuery, unflatten } from "./query.js";
@@ -54,7 +52,6 @@ export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => 
           reply.code(operation.successStatus);
           if (output instanceof JsonText)
             return reply.type("application/json; charset=utf-8").send(output.body);
-          if (output instanceof JsonStream) return sendAsRead(reply, output);
           return reply.send(output);
         },
       });
@@ -78,32 +75,6 @@ export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => 
     });
   }
 });
-
-/**
- * Sends an answer as it is read. Its first piece is read before the status goes out, so a query that fails is
- * still an error answer; the pieces after it are written as they come without waiting for the socket to take
- * them (what it has not taken yet waits in memory, as a whole answer would), so that the read runs to its end
- * at once and holds no read snapshot open across the event loop. A failure after the status has gone out can
- * only cut the answer short: it is logged and the connection closed, so the caller sees a truncated body.
- */
-async function sendAsRead(reply: FastifyReply, output: JsonStream): Promise<FastifyReply> {
-  const pieces = output.pieces();
-  const first = await pieces.next();
-  const body = new PassThrough();
-  if (!first.done) body.write(first.value);
-  reply.type("application/json; charset=utf-8").send(body);
-  (async () => {
-    for (let piece = await pieces.next(); !piece.done; piece = await pieces.next()) {
-      if (body.destroyed) return pieces.return(undefined);
-      body.write(piece.value);
-    }
-    body.end();
-  })().catch((error: unknown) => {
-    reply.log.error({ err: error }, "an answer sent as it was read failed after it began");
-    body.destroy(error as Error);
-  });
-  return reply;
-}
 
 /** The operation's input, validated: a GET's query or a POST's JSON body (a form is checked by its handler). */
 async function readInput(request: FastifyRequest, operation: Operation, bodyLimit: number): Promise<unknown> {

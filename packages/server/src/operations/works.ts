@@ -3,7 +3,7 @@
 // the title in `label` and `external_ref` (unique per organization) in its column.
 import type { StageInfo, Work, WorkType } from "@workapi/types";
 import { apiError, notPermitted } from "../core/errors.js";
-import { JsonStream, JsonText } from "../core/json-text.js";
+import { JsonText } from "../core/json-text.js";
 import type { Filter, StoredRecord } from "../store/types.js";
 import { checkArtifacts, syncArtifactParents } from "./support/attachments.js";
 import { canonical, checkCustomFields, fieldDeltas, recordChange } from "./support/change-events.js";
@@ -331,13 +331,13 @@ export const works = {
   "works.export": async (ctx, input) => {
     const filter = await worksFilter(ctx, input);
     const sort = sortKeys(input.sort_by, { ...BASE_SORTABLE, ...SORTABLE });
-    // Up to 5,000 works: their stored documents are the answer's items, sent as stored, as they are read.
-    const documents = ctx.store.streamRecordJson(ctx.org.id, WORK_KIND, {
+    // Up to 5,000 works: their stored documents are the answer's items, sent as stored.
+    const documents = await ctx.store.findRecordJson(ctx.org.id, WORK_KIND, {
       ...(filter ? { filter } : {}),
       ...(sort ? { sort } : {}),
       limit: input.first ?? 50,
     });
-    return JsonStream.arrayUnder<"works", Work>("works", documents);
+    return JsonText.arrayUnder<"works", Work>("works", documents);
   },
 } satisfies Partial<Handlers>;
 

@@ -222,8 +222,6 @@ function withStatementCache(database: Database.Database, size = 500) {
   const statements = new Map<string, Database.Statement>();
   return {
     close: () => database.close(),
-    /** A statement not kept: one a caller holds across awaits (a stream). */
-    fresh: (text: string) => database.prepare(text),
     prepare(text: string) {
       let statement = statements.get(text);
       if (!statement) {
@@ -441,23 +439,6 @@ class SplitSqliteDriver implements Driver {
     this.reader.close();
     this.writer.close();
   }
-  /**
-   * A SELECT's rows `chunkSize` at a time, read off the read connection as they are asked for (in a
-   * transaction, off the write connection, whole). SQLite reads one row per step; nothing is held but the
-   * chunk being read.
-   */
-  async *stream(
-    connection: SplitConnection,
-    query: CompiledQuery,
-    chunkSize: number,
-  ): AsyncIterableIterator<QueryResult<unknown>> {
-    if (!SelectQueryNode.is(query.query)) throw new Error("only a SELECT is streamed");
-    if (connection.holdsWriter) {
-      yield runOn(this.writer, query);
-      return;
-    }
-    yield* chunksOf(this.reader.fresh(query.sql), query.parameters, chunkSize);
-  }
   async execute(connection: SplitConnection, query: CompiledQuery): Promise<QueryResult<unknown>> {
     if (connection.holdsWriter) return runOn(this.writer, query);
     if (SelectQueryNode.is(query.query)) return runOn(this.reader, query);
@@ -472,27 +453,15 @@ class SplitSqliteDriver implements Driver {
   }
 }
 
-/** A statement of its own for each stream: a cached one could be asked for again while this one is read. */
-function* chunksOf(statement: Database.Statement, parameters: readonly unknown[], size: number) {
-  let rows: unknown[] = [];
-  for (const row of statement.iterate(parameters as unknown[])) {
-    rows.push(row);
-    if (rows.length === size) {
-      yield { rows };
-      rows = [];
-    }
-  }
-  if (rows.length > 0) yield { rows };
-}
-
 class SplitConnection implements DatabaseConnection {
   holdsWriter = false;
   constructor(private readonly driver: SplitSqliteDriver) {}
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     return this.driver.execute(this, query) as Promise<QueryResult<R>>;
   }
-  streamQuery<R>(query: CompiledQuery, chunkSize: number): AsyncIterableIterator<QueryResult<R>> {
-    return this.driver.stream(this, query, chunkSize) as AsyncIterableIterator<QueryResult<R>>;
+  // biome-ignore lint/correctness/useYield: the store reads whole results; streaming is not offered.
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error("streaming is not supported by the SQLite store");
   }
 }
 

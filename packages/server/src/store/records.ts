@@ -211,42 +211,14 @@ export async function findRecords<T extends object>(
   return rows.map((row) => toRecord<T>(row as RecordRow));
 }
 
-/** How many documents each chunk of streamRecordJson holds. */
-const STREAM_CHUNK = 256;
-
-/**
- * The stored JSON documents (UTF-8 bytes) of the matching records in order, in chunks as they are read: on a
- * SQLite file they come off the read connection row by row (see SplitSqliteDriver.streamQuery), and each chunk
- * can be sent before the next is read, instead of thousands of documents held at once. PostgreSQL's come in
- * one chunk: pg streams only through pg-cursor, which the store does not use.
- */
-export async function* streamRecordJson(
-  ctx: SqlContext,
-  orgId: string,
-  kind: string,
-  query: Omit<ListQuery, "cursor" | "mode">,
-): AsyncGenerator<Buffer[]> {
-  const compiled = found(ctx, orgId, kind, query)
-    .select(ctx.x.documentBytes(sql.ref("records.data")).as("json"))
-    .compile();
-  const bytes = (row: unknown) => {
-    const { json } = row as { json: unknown };
-    return typeof json === "string" ? Buffer.from(json) : (json as Buffer);
-  };
-  if (ctx.dialect === "postgres") {
-    yield (await ctx.db.executeQuery(compiled)).rows.map(bytes);
-    return;
-  }
-  for await (const chunk of ctx.db.getExecutor().stream(compiled, STREAM_CHUNK)) yield chunk.rows.map(bytes);
-}
-
 export async function findRecordJson(
   ctx: SqlContext,
   orgId: string,
   kind: string,
   query: Omit<ListQuery, "cursor" | "mode">,
 ): Promise<Buffer[]> {
-  const all: Buffer[] = [];
-  for await (const chunk of streamRecordJson(ctx, orgId, kind, query)) all.push(...chunk);
-  return all;
+  const rows = await found(ctx, orgId, kind, query)
+    .select(ctx.x.documentBytes(sql.ref("records.data")).as("json"))
+    .execute();
+  return rows.map(({ json }) => (typeof json === "string" ? Buffer.from(json) : (json as Buffer)));
 }

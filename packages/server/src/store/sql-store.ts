@@ -204,14 +204,6 @@ export class SqlStore implements Store {
     return records.findRecordJson(this.#ctx, orgId, kind, query);
   }
 
-  streamRecordJson(
-    orgId: string,
-    kind: string,
-    query: Omit<ListQuery, "cursor" | "mode">,
-  ): AsyncIterable<Buffer[]> {
-    return records.streamRecordJson(this.#ctx, orgId, kind, query);
-  }
-
   listRecords<T extends object>(orgId: string, kind: string, query: ListQuery): Promise<Page<T>> {
     return lists.listRecords<T>(this.#ctx, orgId, kind, query);
   }

@@ -270,11 +270,5 @@ export interface Store {
    * answer of thousands that sends them as they are stored instead of parsing and printing each again.
    */
   findRecordJson(orgId: string, kind: string, query: Omit<ListQuery, "cursor" | "mode">): Promise<Buffer[]>;
-  /** findRecordJson's documents in chunks as they are read (an export of thousands is sent as it is read). */
-  streamRecordJson(
-    orgId: string,
-    kind: string,
-    query: Omit<ListQuery, "cursor" | "mode">,
-  ): AsyncIterable<Buffer[]>;
   countRecords(orgId: string, kind: string, filter?: Filter): Promise<number>;
 }
