@@ -23,6 +23,7 @@ import { childProcesses } from "./children.mjs";
 import { loadInProcess } from "./load-process.mjs";
 import { getJson, interleavedTimes, median } from "./measure.mjs";
 import { formatSummary, summarizeProfile } from "./profile.mjs";
+import { scaleOutRows } from "./scale-out-rows.mjs";
 import { formatClientCpu, formatTable } from "./table.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -377,6 +378,17 @@ try {
   for (const proc of [ours, dev, bare, byHand, ...(ourPg ? [ourPg] : [])]) await stop(proc);
   await stop(prism);
 
+  // The scale-out factor: one process against `serve --workers 2`, each with a Redis of the run's own.
+  const scaleOut = await scaleOutRows({
+    helpers: { start, stop, ready, freePort, serverEnv },
+    cli,
+    stores: [{ name: "SQLite", ...sqlite }, ...(postgres ? [{ name: "PostgreSQL", ...postgres }] : [])],
+    load,
+    repetitions: knobs.repetitions,
+    warmUp: knobs.warmUp,
+    log,
+  });
+
   // Cold start: spawn to the first 200 of works.get on the seeded data, against the bare app's spawn to 200.
   log("cold starts");
   const cold = { workapi: [], bare: [] };
@@ -437,6 +449,7 @@ try {
       { higher: true },
     );
   }
+  for (const args of scaleOut) row(...args);
   row("works.export 5,000 (ms)", exportMs, "ms", "JSON.stringify", stringifyMs, 2);
   row("works.list page 1000 (ms)", page1000, "ms", "page 1", page1, 1.2);
   row(

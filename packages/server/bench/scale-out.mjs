@@ -1,14 +1,16 @@
-// Scaling out: one server process against two sharing one PostgreSQL database and one Redis, and SQLite
-// against PostgreSQL for one process. Creates a PostgreSQL database of its own (dropped afterwards) and starts
+// Scaling out: one server process against `serve --workers 2` (one port, two workers) and against two separate
+// processes sharing one PostgreSQL database and one Redis, and SQLite against PostgreSQL for one process. Creates a PostgreSQL database of its own (dropped afterwards) and starts
 // a redis-server of its own on a free port (no persistence; never the machine's shared Redis), seeds the
 // database and a SQLite data directory the same way, then starts the built server (production mode): one
 // process on SQLite, two on PostgreSQL, every one of them with that Redis for its rate limits and the same
 // admin token. Each repetition drives works.get and tags.list with autocannon against each setup in turn, the
-// same connections in all: SQLite one process, PostgreSQL one process (the second idles), PostgreSQL two
-// processes (the connections split across both ports, two loads at once). Every load runs in a process of
+// same connections in all: SQLite one process, PostgreSQL one process (the others idle), PostgreSQL two
+// processes (the connections split across both ports, two loads at once), PostgreSQL `--workers 2` (every
+// connection to its one port). Every load runs in a process of
 // its own, and the load generators' CPU (cores busy over the run) is printed beside each figure, since on a
-// small machine the client competes with the servers. Prints each repetition, the medians and two ratios,
-// each the median of the per-repetition ratios: two processes over one (PostgreSQL) and PostgreSQL over SQLite.
+// small machine the client competes with the servers. Prints each repetition, the medians and the ratios,
+// each the median of the per-repetition ratios: `--workers 2` over one process and two processes over one
+// (PostgreSQL: the scale-out factors), and PostgreSQL over SQLite.
 //
 //   pnpm --filter @workapi/server bench:scale-out [--connections n] [--duration s] [--repetitions n] [--works n]
 //
@@ -16,18 +18,18 @@
 //
 // Needs DATABASE_URL (a PostgreSQL server where it may create a database) and redis-server. Figures only: the
 // exit code is 0 whatever they say, unless the run itself failed.
-import { execFile, spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
-import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
 import pg from "pg";
 import { childProcesses } from "./children.mjs";
 import { loadInProcess } from "./load-process.mjs";
 import { getJson, median } from "./measure.mjs";
+import { haveRedisServer, startOwnRedis } from "./scale-out-rows.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const serverDir = resolve(here, "..");
@@ -58,7 +60,7 @@ if (!process.env.DATABASE_URL) {
   );
   process.exit(1);
 }
-if (spawnSync("redis-server", ["--version"]).status !== 0) {
+if (!haveRedisServer()) {
   console.error("redis-server is not installed (Debian: apt-get install redis-server)");
   process.exit(1);
 }
@@ -78,9 +80,10 @@ async function seed(dataDir, databaseUrl) {
 }
 
 /** Starts `serve` on a free port and waits until it answers an authenticated read. */
-async function startServer(name, { dataDir, databaseUrl, env, token }) {
+async function startServer(name, { dataDir, databaseUrl, env, token, workers = 1 }) {
   const port = await freePort();
   const args = [cli, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir];
+  args.push("--workers", String(workers));
   // Far above what a run sends: the bench measures serving, not the limiter's 429s.
   args.push("--rate-limit", "1000000000");
   const proc = start(name, process.execPath, args, { ...serverEnv("production", databaseUrl), ...env });
@@ -115,18 +118,6 @@ async function loadAll(targets, label, duration = knobs.duration) {
     each: results.map((result) => result.rps),
     clientCores: results.reduce((sum, result) => sum + result.cpuMs, 0) / (duration * 1000),
   };
-}
-
-/** Waits until our redis-server answers PING (fails after 10 s). */
-async function redisReady(redis, port) {
-  const t = performance.now();
-  for (;;) {
-    if (redis.exited) throw new Error("redis-server exited at start (see redis.log)");
-    const answer = await run("redis-cli", ["-p", String(port), "ping"]).catch(() => ({ stdout: "" }));
-    if (answer.stdout.trim() === "PONG") return;
-    if (performance.now() - t > 10_000) throw new Error("redis-server did not answer PING within 10 s");
-    await sleep(50);
-  }
 }
 
 function ms(since) {
@@ -183,6 +174,7 @@ function report(figures) {
       `  ${pad(label, 26)}${OPERATIONS.map((op) => pad(`${ratio(op, over, under)}x`, column)).join("")}`,
     );
   console.log("ratios (medians of the per-repetition ratios):");
+  line("--workers 2 / 1 (PG)", "PostgreSQL, --workers 2", "PostgreSQL, 1 process");
   line("2 processes / 1 (PG)", "PostgreSQL, 2 processes", "PostgreSQL, 1 process");
   line("PostgreSQL / SQLite (1)", "PostgreSQL, 1 process", "SQLite, 1 process");
 }
@@ -199,12 +191,8 @@ try {
   url.pathname = `/${database}`;
   const databaseUrl = url.href;
 
-  const redisPort = await freePort();
-  const redis = start("redis", "redis-server", [
-    ...["--port", String(redisPort), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-  ]);
-  const env = { REDIS_URL: `redis://127.0.0.1:${redisPort}`, WORKAPI_REDIS_PREFIX: "workapi-scale-out:" };
-  await redisReady(redis, redisPort);
+  const { redis, port: redisPort, url: redisUrl } = await startOwnRedis({ start, freePort });
+  const env = { REDIS_URL: redisUrl, WORKAPI_REDIS_PREFIX: "workapi-scale-out:" };
 
   const sqliteDir = join(work, "sqlite");
   const pgDir = join(work, "postgres");
@@ -214,18 +202,24 @@ try {
   // Both PostgreSQL processes serve the one database with the one token (the data directory holds only it).
   const pgServer = { dataDir: pgDir, databaseUrl, env, token: pgToken };
   const [first, second] = await Promise.all([startServer("pg-1", pgServer), startServer("pg-2", pgServer)]);
-  log(`up: SQLite ${sqlite.url}, PostgreSQL ${first.url} and ${second.url}, Redis on ${redisPort}`);
+  const cluster = await startServer("pg-workers", { ...pgServer, workers: 2 });
+  log(
+    `up: SQLite ${sqlite.url}, PostgreSQL ${first.url} and ${second.url}, PostgreSQL --workers 2 ` +
+      `${cluster.url}, Redis on ${redisPort}`,
+  );
 
-  const [onSqlite, onFirst, onSecond] = await Promise.all([
+  const [onSqlite, onFirst, onSecond, onCluster] = await Promise.all([
     targetsOf(sqlite, sqliteToken),
     targetsOf(first, pgToken),
     targetsOf(second, pgToken),
+    targetsOf(cluster, pgToken),
   ]);
   const setupOf = (...each) => Object.fromEntries(OPERATIONS.map((op) => [op, each.map((t) => t[op])]));
   const figures = await measure({
     "SQLite, 1 process": setupOf(onSqlite),
     "PostgreSQL, 1 process": setupOf(onFirst),
     "PostgreSQL, 2 processes": setupOf(onFirst, onSecond),
+    "PostgreSQL, --workers 2": setupOf(onCluster),
   });
   report(figures);
   if (redis.exited) throw new Error("the bench's redis-server exited during the run");

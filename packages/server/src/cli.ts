@@ -10,11 +10,11 @@ import {
   createOrganization,
   reportFirstStart,
   requireTokenFileFree,
-  startServer,
   writeTokenFile,
 } from "./server.js";
 import { openStore } from "./store/open.js";
 import type { Store } from "./store/types.js";
+import { serve } from "./workers.js";
 
 function wholeNumber(value: string): number {
   const parsed = Number(value);
@@ -48,6 +48,7 @@ function configOf(flags: CommonFlags & Record<string, unknown>): ServerConfig {
     overrides.corsOrigins = String(flags.corsOrigins).split(",").filter(Boolean);
   if (flags.redisUrl !== undefined) overrides.redisUrl = flags.redisUrl as string;
   if (flags.logLevel !== undefined) overrides.logLevel = flags.logLevel as string;
+  if (flags.workers !== undefined) overrides.workers = flags.workers as number;
   const env = { ...process.env };
   if (flags.dataDir) env.WORKAPI_DATA_DIR = flags.dataDir;
   if (flags.databaseUrl) env.DATABASE_URL = flags.databaseUrl;
@@ -112,9 +113,14 @@ withStoreFlags(
     "comma-separated origins allowed from browsers, or * (env WORKAPI_CORS_ORIGINS)",
   )
   .option("--log-level <level>", "trace, debug, info, warn, error or silent (env LOG_LEVEL, default info)")
+  .option(
+    "--workers <n>",
+    `server processes sharing the port, with Redis for the rate limits (env WORKAPI_WORKERS, default ${DEFAULTS.workers})`,
+    wholeNumber,
+  )
   .option("--seed", "on first start, also load the demo data set")
   .action(async (flags) => {
-    await startServer(configOf(flags), { signals: true, seedOnFirstStart: Boolean(flags.seed) });
+    await serve(configOf(flags), { seedOnFirstStart: Boolean(flags.seed) });
   });
 
 withStoreFlags(program.command("seed").description("load the demo data set into the first organization"))

@@ -18,6 +18,8 @@ export interface ServerConfig {
   statisticsIntervalMinutes: number;
   /** Megabytes the kept answers of reads may take (a SQLite file only; see core/answers.ts); 0: none kept. */
   answerCacheMb: number;
+  /** Server processes sharing the port (./workers.ts); 1: this process serves alone. */
+  workers: number;
   /** Largest request body in bytes. */
   bodyLimit: number;
   /** Requests per token (or per client address, without one) in each window. */
@@ -55,6 +57,7 @@ export const DEFAULTS = {
   // A stand-in for development answers this machine only; `--host 0.0.0.0` (or HOST) listens everywhere.
   host: "127.0.0.1",
   dataDir: "./.workapi",
+  workers: 1,
   bodyLimit: 1024 * 1024,
   rateLimitMax: 1000,
   rateLimitWindowMs: 5 * 60 * 1000,
@@ -119,6 +122,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     port: integer("PORT", env.PORT, DEFAULTS.port),
     host: env.HOST || DEFAULTS.host,
     dataDir: resolve(env.WORKAPI_DATA_DIR || DEFAULTS.dataDir),
+    workers: integer("WORKAPI_WORKERS", env.WORKAPI_WORKERS, DEFAULTS.workers),
     bodyLimit: integer("WORKAPI_BODY_LIMIT", env.WORKAPI_BODY_LIMIT, DEFAULTS.bodyLimit),
     rateLimitMax: integer("WORKAPI_RATE_LIMIT_MAX", env.WORKAPI_RATE_LIMIT_MAX, DEFAULTS.rateLimitMax),
     rateLimitWindowMs: integer(
@@ -151,5 +155,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
   };
-  return { ...config, ...overrides };
+  const merged = { ...config, ...overrides };
+  if (merged.workers < 1) throw new Error(`the number of workers must be at least 1, not ${merged.workers}`);
+  return merged;
 }

@@ -140,6 +140,8 @@ export interface Running {
   app: App;
   store: Store;
   url: string;
+  /** Where the server listens, as Fastify says it. */
+  address: string;
   stop(): Promise<void>;
 }
 
@@ -168,33 +170,34 @@ async function drainThenClose(app: App, timeoutMs: number, logger: { warn(o: obj
   await closed;
 }
 
-export async function startServer(
+export interface StartOptions {
+  /** Stop gracefully on SIGTERM/SIGINT, then exit. */
+  signals?: boolean;
+  print?: (line: string) => void;
+  seedOnFirstStart?: boolean;
+  /** Keep the planner's statistics up to date (default); of several workers, one does (./workers.ts). */
+  statistics?: boolean;
+}
+
+/**
+ * What a started server prints: where it listens, its docs and database, and where the admin token is (the
+ * token itself on first start). Returns the URL it is reached at from this machine.
+ */
+export function announce(
   config: ServerConfig,
-  options: { signals?: boolean; print?: (line: string) => void; seedOnFirstStart?: boolean } = {},
-): Promise<Running> {
-  const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const logger = pino({ level: config.logLevel });
-  const store = await openStore({
-    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-    dataDir: config.dataDir,
-    logger,
-  });
-  const first = await bootstrap(store);
-  if (first.issued && options.seedOnFirstStart) await runSeed(store, first.org, first.admin, {});
-  const statistics = keepStatistics(store, config.statisticsIntervalMinutes, logger);
-  // On a SQLite file, writes run on a thread of their own (src/core/writes.ts).
-  const writeThread =
-    config.databaseUrl || config.dataDir === ":memory:" ? {} : { writeThread: { dataDir: config.dataDir } };
-  const app = await buildApp({ config, store, logger, ...writeThread });
-  const address = await app.fastify.listen({ port: config.port, host: config.host });
+  first: Bootstrap,
+  address: string,
+  print: (line: string) => void,
+  workers?: string,
+): string {
   // `address` is where the server really listens; on every interface (0.0.0.0, ::) it is reached locally
   // through localhost.
   const url = address.replace("0.0.0.0", "localhost").replace("[::]", "localhost");
   const everywhere = url !== address ? ` (every interface; from this machine ${url})` : "";
-
   print(`workapi server listening on ${address}${everywhere}`);
   print(`  docs:     ${url}/docs`);
   print(`  database: ${config.databaseUrl ? "PostgreSQL" : `SQLite in ${config.dataDir}`}`);
+  if (workers) print(`  workers:  ${workers}`);
   const tokenFile = join(config.dataDir, "admin-token");
   if (!first.issued) {
     print(
@@ -204,7 +207,29 @@ export async function startServer(
     );
   }
   reportFirstStart(config.dataDir, first, print, url);
+  return url;
+}
 
+export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<Running> {
+  const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const logger = pino({ level: config.logLevel });
+  const store = await openStore({
+    ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+    dataDir: config.dataDir,
+    logger,
+  });
+  const first = await bootstrap(store);
+  if (first.issued && options.seedOnFirstStart) await runSeed(store, first.org, first.admin, {});
+  const statistics =
+    options.statistics === false
+      ? { stop() {} }
+      : keepStatistics(store, config.statisticsIntervalMinutes, logger);
+  // On a SQLite file, writes run on a thread of their own (src/core/writes.ts).
+  const writeThread =
+    config.databaseUrl || config.dataDir === ":memory:" ? {} : { writeThread: { dataDir: config.dataDir } };
+  const app = await buildApp({ config, store, logger, ...writeThread });
+  const address = await app.fastify.listen({ port: config.port, host: config.host });
+  const url = announce(config, first, address, print);
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
@@ -228,5 +253,5 @@ export async function startServer(
       });
     }
   }
-  return { app, store, url, stop };
+  return { app, store, url, address, stop };
 }

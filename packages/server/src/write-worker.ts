@@ -3,7 +3,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { OperationHandler } from "./core/context.js";
 import { theContract } from "./core/contract.js";
-import { toAnswer, type WriteRequest, writesHere } from "./core/writes.js";
+import { fromMessage, toAnswer, type WriteRequest, writesHere } from "./core/writes.js";
 import { handlers } from "./operations/index.js";
 import { openStore } from "./store/open.js";
 
@@ -26,13 +26,13 @@ function buffers(value: unknown): unknown {
   return value;
 }
 
-port.on("message", async (message: WriteRequest | "close") => {
+port.on("message", async (message: WriteRequest | string) => {
   if (message === "close") {
     await store.close();
     port.close();
     return;
   }
-  const { id, name, auth, facts, input } = message;
+  const { id, name, auth, facts, input } = fromMessage(message);
   let answer: ReturnType<typeof toAnswer>;
   try {
     const operation = operations.get(name);

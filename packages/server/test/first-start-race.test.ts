@@ -1,7 +1,8 @@
 // Two servers started together on an empty database (the built CLI, `node dist/cli.js serve`; run
 // `pnpm run build` first) make exactly one organization, one admin user and one admin token, and only one of
 // them prints a first-start token: on a fresh SQLite data directory they share, and on a fresh PostgreSQL
-// database of the test's own (created and dropped here; skipped without DATABASE_URL).
+// database of the test's own (created and dropped here; skipped without DATABASE_URL), also when each is
+// `serve --workers 2` (a primary that makes the organization before its workers start; needs REDIS_URL).
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -11,8 +12,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type OpenStoreOptions, openStore } from "../src/store/open.js";
 
 const cli = new URL("../dist/cli.js", import.meta.url).pathname;
-const DATABASE_URL = process.env.DATABASE_URL;
+const { DATABASE_URL, REDIS_URL } = process.env;
 if (!DATABASE_URL) console.warn("first-start race on PostgreSQL skipped: DATABASE_URL is unset");
+if (!REDIS_URL) console.warn("first-start race with --workers skipped: REDIS_URL is unset");
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -87,6 +89,30 @@ async function raceTwo(envs: [NodeJS.ProcessEnv, NodeJS.ProcessEnv], options: Op
   }
 }
 
+/** Two servers (each with `env` besides) started together on a PostgreSQL database of their own. */
+async function raceOnFreshDatabase(env: NodeJS.ProcessEnv) {
+  const { default: pg } = await import("pg");
+  const name = `workapi_race_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+    const url = new URL(DATABASE_URL as string);
+    url.pathname = `/${name}`;
+    const databaseUrl = url.toString();
+    await raceTwo(
+      [
+        { ...env, WORKAPI_DATA_DIR: tempDir(), DATABASE_URL: databaseUrl },
+        { ...env, WORKAPI_DATA_DIR: tempDir(), DATABASE_URL: databaseUrl },
+      ],
+      { databaseUrl },
+    );
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
 describe("two servers started together on an empty database", () => {
   it("make one organization and one admin token on a shared SQLite data directory", async () => {
     const dataDir = join(tempDir(), "data");
@@ -96,28 +122,18 @@ describe("two servers started together on an empty database", () => {
 
   it.skipIf(!DATABASE_URL)(
     "make one organization and one admin token on a fresh PostgreSQL database",
-    async () => {
-      const { default: pg } = await import("pg");
-      const name = `workapi_race_${randomBytes(6).toString("hex")}`;
-      const admin = new pg.Client({ connectionString: DATABASE_URL });
-      await admin.connect();
-      try {
-        await admin.query(`create database ${name}`);
-        const url = new URL(DATABASE_URL as string);
-        url.pathname = `/${name}`;
-        const databaseUrl = url.toString();
-        await raceTwo(
-          [
-            { WORKAPI_DATA_DIR: tempDir(), DATABASE_URL: databaseUrl },
-            { WORKAPI_DATA_DIR: tempDir(), DATABASE_URL: databaseUrl },
-          ],
-          { databaseUrl },
-        );
-      } finally {
-        await admin.query(`drop database if exists ${name} with (force)`);
-        await admin.end();
-      }
-    },
+    () => raceOnFreshDatabase({}),
+    120_000,
+  );
+
+  it.skipIf(!DATABASE_URL || !REDIS_URL)(
+    "make one organization and one admin token with --workers 2 each (WORKAPI_WORKERS)",
+    () =>
+      raceOnFreshDatabase({
+        WORKAPI_WORKERS: "2",
+        REDIS_URL,
+        WORKAPI_REDIS_PREFIX: `workapi-race-${randomBytes(4).toString("hex")}:`,
+      }),
     120_000,
   );
 });

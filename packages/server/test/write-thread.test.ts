@@ -98,7 +98,12 @@ describe("writes on the write thread", () => {
       const writes = writesOnThread(dir);
       const runs = Array.from({ length: 10 }, (_, i) => writes.run(operation, auth, facts, input(i)));
       await writes.close();
-      const answers = (await Promise.all(runs)) as Array<{ work: { id: string } }>;
+      // works.create answers its work as JSON text (src/core/json-text.ts).
+      const answers = (await Promise.all(runs)).map((answer) =>
+        JSON.parse((answer as JsonText).text),
+      ) as Array<{
+        work: { id: string };
+      }>;
       const found = await server.store.findRecords(server.org.id, "work", { limit: 100 });
       expect(found.map((record) => record.id).sort()).toEqual(answers.map((answer) => answer.work.id).sort());
       await expect(writes.run(operation, auth, facts, input(10))).rejects.toThrow("the write thread stopped");

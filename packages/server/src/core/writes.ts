@@ -87,6 +87,20 @@ export function toAnswer(id: number, outcome: { value: unknown } | { error: unkn
   return { id, kind: "error", name: plain.name, message: plain.message, stack: plain.stack };
 }
 
+/**
+ * A write request as the message that carries it: its JSON, except for a form's (its files are bytes). Posting
+ * a string costs the main thread about a third of cloning the request's objects (35 against 112 µs for a
+ * works.create with an admin token's 90 scopes), and the main thread serves every request.
+ */
+export function toMessage(request: WriteRequest, form: boolean): WriteRequest | string {
+  return form ? request : JSON.stringify(request);
+}
+
+/** The write request a message carries (the write thread's side). */
+export function fromMessage(message: WriteRequest | string): WriteRequest {
+  return typeof message === "string" ? (JSON.parse(message) as WriteRequest) : message;
+}
+
 /** The answer again, or the error to throw (this thread's side). */
 export function fromAnswer(answer: WriteAnswer): { value: unknown } | { error: Error } {
   switch (answer.kind) {
@@ -166,7 +180,7 @@ export function writesOnThread(dataDir: string): Writes {
       const id = next++;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject, since: performance.now() });
-        worker.postMessage({ id, name: operation.name, auth, facts, input } satisfies WriteRequest);
+        worker.postMessage(toMessage({ id, name: operation.name, auth, facts, input }, operation.form));
       });
     },
     oldestWaitMs: () => pending.oldestWaitMs(),

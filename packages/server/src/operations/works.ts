@@ -236,7 +236,9 @@ export const works = {
     });
     await syncArtifactParents(ctx, record.id, [], artifacts);
     await recordChange(ctx, record, input.type, { created: true });
-    return { work: record.data as Work };
+    // As text: on a SQLite file the answer crosses from the write thread as one string, not an object graph
+    // cloned there and printed again here.
+    return JsonText.under<"work", Work>("work", JSON.stringify(record.data));
   },
 
   "works.get": async (ctx, input) => {
