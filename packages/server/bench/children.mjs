@@ -81,5 +81,14 @@ export function childProcesses({ work, serverDir }) {
     return kb / 1024;
   }
 
-  return { children, freePort, serverEnv, start, stop, ready, rssMb };
+  /** The built server `cli` serving on a free port of 127.0.0.1, logging warnings only; `url` is where. */
+  async function startServer(cli, env) {
+    const port = await freePort();
+    const args = [cli, "serve", "--port", String(port), "--host", "127.0.0.1"];
+    const proc = start("server", process.execPath, args, { ...env, LOG_LEVEL: "warn" });
+    proc.url = `http://127.0.0.1:${port}`;
+    return proc;
+  }
+
+  return { children, freePort, serverEnv, start, startServer, stop, ready, rssMb };
 }

@@ -41,7 +41,7 @@ if (spawnSync("redis-server", ["--version"]).status !== 0) {
 
 const work = mkdtempSync(join(tmpdir(), "workapi-redis-fault-"));
 const dataDir = join(work, "data");
-const { freePort, serverEnv, start, stop, ready } = childProcesses({ work, serverDir });
+const { freePort, serverEnv, start, startServer, stop, ready } = childProcesses({ work, serverDir });
 
 const redisPort = await freePort();
 const redis = start("redis", "redis-server", [
@@ -68,17 +68,8 @@ const tokenOf = async (scopes) =>
 // Tokens first: the first `token create` makes the database, before the server opens it.
 const writer = await tokenOf("tag:all");
 const reader = await tokenOf("tag:read");
-const port = await freePort();
-const server = start(
-  "server",
-  process.execPath,
-  [cli, "serve", "--port", String(port), "--host", "127.0.0.1"],
-  {
-    ...env,
-    LOG_LEVEL: "warn",
-  },
-);
-const url = `http://127.0.0.1:${port}`;
+const server = await startServer(cli, env);
+const url = server.url;
 const figures = { up: [], stopped: [], resumed: [] };
 let failed = false;
 try {

@@ -51,7 +51,7 @@ if (!(fixedRate >= 0)) throw new Error("--rate must be a number of requests a se
 
 const work = mkdtempSync(join(tmpdir(), "workapi-shedding-"));
 const dataDir = join(work, "data");
-const { freePort, serverEnv, start, stop, ready } = childProcesses({ work, serverDir });
+const { serverEnv, startServer, stop, ready } = childProcesses({ work, serverDir });
 // The load comes from one address: the per-address connection limit is lifted with the rate limit.
 const env = {
   ...serverEnv("production"),
@@ -64,17 +64,8 @@ const loadBefore = loadavg();
 // The seed makes the organization and its admin token (every scope) on the empty data directory.
 await promisify(execFile)(process.execPath, [cli, "seed", "--works", "300"], { env });
 const token = readFileSync(join(dataDir, "admin-token"), "utf8").trim();
-const port = await freePort();
-const server = start(
-  "server",
-  process.execPath,
-  [cli, "serve", "--port", String(port), "--host", "127.0.0.1"],
-  {
-    ...env,
-    LOG_LEVEL: "warn",
-  },
-);
-const url = `http://127.0.0.1:${port}`;
+const server = await startServer(cli, env);
+const url = server.url;
 let failed = false;
 try {
   await ready(server, `${url}/health`);
