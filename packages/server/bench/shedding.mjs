@@ -10,8 +10,8 @@
 // open loop's connections (requests wait in the client, and are timed, while all are busy).
 //
 //   pnpm --filter @workapi/server bench:shedding [--duration s] [--repetitions n] [--connections n] [--rate r]
-//     [--sockets n]
-//   WORKAPI_MAX_EVENT_LOOP_DELAY_MS=50 pnpm --filter @workapi/server bench:shedding
+//     [--sockets n] [--keep-logs]
+//   WORKAPI_MAX_EVENT_LOOP_DELAY_MS=30 pnpm --filter @workapi/server bench:shedding
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -37,6 +37,7 @@ const { values: flags } = parseArgs({
     connections: { type: "string", default: "8" },
     rate: { type: "string", default: "0" },
     sockets: { type: "string", default: "200" },
+    "keep-logs": { type: "boolean", default: false },
   },
 });
 const duration = Number(flags.duration);
@@ -91,7 +92,8 @@ try {
   console.error(`logs kept in ${work}`);
 } finally {
   await stop(server);
-  if (!failed) rmSync(work, { recursive: true, force: true });
+  if (!failed && !flags["keep-logs"]) rmSync(work, { recursive: true, force: true });
+  else if (!failed) console.log(`logs kept in ${work}`);
 }
 process.exitCode = failed ? 1 : 0;
 

@@ -25,8 +25,12 @@ export interface SheddingOptions {
 
 /** How often the delay is measured and the admitted share adjusted. */
 const TICK_MS = 10;
-/** The admitted share rises by this much each tick while the delay is under half the goal. */
-const RAISE = 0.02;
+/**
+ * While the server keeps up, the admitted share rises each window by this factor, plus RAISE_STEP: from a
+ * tenth to all in about 2.5 s, slowly where a small share was all the server could serve.
+ */
+const RAISE = 1.05;
+const RAISE_STEP = 0.005;
 /** The ticks that must all come late for the event loop to count as behind. */
 const LATE_TICKS = 3;
 /**
@@ -175,8 +179,8 @@ export class LoadShedder {
       this.#admitted *= Math.min(SMALLEST_CUT, goal / delayMs);
     } else if (rolled && busy > busyGoal && delayMs > goal / QUEUED_FRACTION) {
       this.#admitted *= SMALLEST_CUT;
-    } else if (delayMs < goal / QUEUED_FRACTION && busy < busyGoal - 10 && this.#admitted < 1) {
-      this.#admitted = Math.min(1, this.#admitted + RAISE);
+    } else if (rolled && delayMs < goal / QUEUED_FRACTION && busy < busyGoal - 10 && this.#admitted < 1) {
+      this.#admitted = Math.min(1, this.#admitted * RAISE + RAISE_STEP);
       if (this.#admitted === 1) this.#credit = 0;
     }
     this.#worstDelayMs = Math.max(this.#worstDelayMs, delayMs);
