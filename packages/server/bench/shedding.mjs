@@ -55,7 +55,7 @@ const dataDir = join(work, "data");
 const { serverEnv, startServer, stop, ready } = childProcesses({ work, serverDir });
 // The load comes from one address: the per-address connection limit is lifted with the rate limit.
 const env = {
-  ...serverEnv("production"),
+  ...serverEnv("production", undefined, { shedding: true }),
   WORKAPI_DATA_DIR: dataDir,
   WORKAPI_RATE_LIMIT_MAX: "1000000000",
   WORKAPI_MAX_CONNECTIONS_PER_ADDRESS: "0",

@@ -2,7 +2,7 @@
 // admin token on first start, listen, and shut down gracefully on SIGTERM/SIGINT.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { pino } from "pino";
+import { destination as logDestination, pino } from "pino";
 import { type App, buildApp } from "./app.js";
 import type { ServerConfig } from "./config.js";
 import { actorOf, hashToken, type IssuedToken, issueToken } from "./core/auth.js";
@@ -210,9 +210,26 @@ export function announce(
   return url;
 }
 
+/**
+ * The server's log on standard output, written in blocks of 4 KiB at least (or every 250 ms) instead of one
+ * write per line: with one access-log line per request, a system call per line was a tenth of a kept read's
+ * time. pino flushes what is left when the process exits; `stopFlushing` writes it at once and ends the timer.
+ */
+function serverLogger(level: string) {
+  const destination = logDestination({ dest: 1, minLength: 4096, sync: false });
+  const timer = setInterval(() => destination.flush(), 250);
+  timer.unref();
+  const logger = pino({ level }, destination);
+  const stopFlushing = () => {
+    clearInterval(timer);
+    destination.flushSync();
+  };
+  return { logger, stopFlushing };
+}
+
 export async function startServer(config: ServerConfig, options: StartOptions = {}): Promise<Running> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
-  const logger = pino({ level: config.logLevel });
+  const { logger, stopFlushing } = serverLogger(config.logLevel);
   const store = await openStore({
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
     dataDir: config.dataDir,
@@ -236,6 +253,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
       statistics.stop();
       await drainThenClose(app, config.shutdownTimeoutMs, logger);
       await store.close();
+      stopFlushing();
     })();
     return stopping;
   };

@@ -11,6 +11,30 @@ export function hashToken(secret: string): string {
   return createHash("sha256").update(secret).digest("hex");
 }
 
+/** How many bearer secrets `hashOfBearer` remembers the hash of. */
+const REMEMBERED_HASHES = 1024;
+const rememberedHashes = new Map<string, string>();
+
+/**
+ * `hashToken` of a secret sent as a bearer, remembered for the secrets sent last: callers send the same token
+ * on every request, and the hash was the largest cost left of a kept read after the answer itself. Only
+ * what the caller sent is kept, in this process's memory, where it already passes on every request.
+ */
+function hashOfBearer(secret: string): string {
+  let hash = rememberedHashes.get(secret);
+  if (hash === undefined) {
+    hash = hashToken(secret);
+    if (rememberedHashes.size >= REMEMBERED_HASHES) {
+      for (const oldest of rememberedHashes.keys()) {
+        rememberedHashes.delete(oldest);
+        break;
+      }
+    }
+    rememberedHashes.set(secret, hash);
+  }
+  return hash;
+}
+
 /** A new secret: a recognisable prefix and 32 random bytes. */
 export function newTokenSecret(): string {
   return `wkp_${randomBytes(32).toString("base64url")}`;
@@ -87,7 +111,7 @@ export async function authenticate(
       "Send the header 'Authorization: Bearer <token>' with a token issued by this server.",
     );
   }
-  const credentials = await store.findCredentials(hashToken(secret), at);
+  const credentials = await store.findCredentials(hashOfBearer(secret), at);
   if (!credentials) {
     throw apiError("unauthenticated", "The token is not known to this server; check it or issue a new one.");
   }

@@ -13,7 +13,17 @@ import { shared } from "./plugin.js";
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 export const bodyParsing = shared<{ bodyLimit: number }>(async (fastify, { bodyLimit }) => {
-  fastify.addHook("preParsing", async (request, _reply, payload) => decoded(request, payload));
+  // A callback hook, not an async one: it runs on every request, and an async hook costs a promise each time.
+  fastify.addHook("preParsing", (request, _reply, payload, done) => {
+    let body: RequestPayload;
+    try {
+      body = decoded(request, payload);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done(null, body);
+  });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => {
     let text: string;

@@ -38,7 +38,7 @@ const LATE_TICKS = 3;
  * this fraction of the delay goal on every tick (one caller's requests, back to back, keep a loop busy with
  * ticks barely late).
  */
-const QUEUED_FRACTION = 4;
+const QUEUED_FRACTION = 2;
 /** The window (ms) over which the event loop's busy share is measured. */
 const WINDOW_MS = 50;
 /** The smallest cut of the admitted share in one tick (a delay just over the goal). */
@@ -153,7 +153,7 @@ export class LoadShedder {
    * requests keep coming. The delay alone
    * misses one overload: requests queued outside the process (in the kernel, in the callers' connection
    * pools) make each loop turn no longer than the connections it serves, so a loop busy all the time over two
-   * windows in a row, with ticks late by a quarter of the goal, counts as behind too.
+   * windows in a row, with ticks late by half the goal, counts as behind too.
    */
   #tick(): void {
     const now = performance.now();

@@ -5,17 +5,18 @@ import { shared } from "./plugin.js";
 
 export const shutdown = shared(async (fastify) => {
   let closing = false;
-  fastify.addHook("onRequest", async (request, reply) => {
+  // Callback hooks, not async ones: they run on every request, and an async hook costs a promise each time.
+  fastify.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
-    if (closing) {
-      reply.header("connection", "close");
-      throw apiError("service_unavailable", "The server is shutting down; retry shortly.");
-    }
+    if (!closing) return done();
+    reply.header("connection", "close");
+    done(apiError("service_unavailable", "The server is shutting down; retry shortly."));
   });
   fastify.addHook("preClose", async () => {
     closing = true;
   });
-  fastify.addHook("onSend", async (_request, reply) => {
+  fastify.addHook("onSend", (_request, reply, payload, done) => {
     if (closing) reply.header("connection", "close");
+    done(null, payload);
   });
 });
