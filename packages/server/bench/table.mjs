@@ -1,29 +1,32 @@
 // The benchmark's table: figures, peer figures, ratios and goals, one row per measure.
 
 /** The run's rows as a table under a line naming the machine, the load and the run's settings. */
+/** A figure as the table prints it: req/s whole with separators, MB whole, the rest with two decimals. */
+export function figureOf(value, unit) {
+  if (value === undefined || value === null) return "";
+  if (unit === "req/s") return Math.round(value).toLocaleString("en-US");
+  return value.toFixed(unit === "MB" ? 0 : 2);
+}
+
+/** A row's goal as the table prints it. */
+export function goalOf(r) {
+  if (r.goal === undefined || r.goal === null) return "";
+  if (r.measure.startsWith("cold start")) return `<= ${r.goal} ms`;
+  if (r.measure.startsWith("idle RSS")) return `<= ${r.goal} MB`;
+  if (r.measure.includes("development")) return `prod/dev <= ${r.goal}x`;
+  return `${r.goalKind} ${r.goal}x`;
+}
+
 export function formatTable(rows, run) {
-  const number = (value, unit) =>
-    value === undefined
-      ? ""
-      : unit === "req/s"
-        ? Math.round(value).toLocaleString("en-US")
-        : value.toFixed(unit === "MB" ? 0 : 2);
-  const goalText = (r) => {
-    if (r.goal === undefined) return "";
-    if (r.measure.startsWith("cold start")) return `<= ${r.goal} ms`;
-    if (r.measure.startsWith("idle RSS")) return `<= ${r.goal} MB`;
-    if (r.measure.includes("development")) return `prod/dev <= ${r.goal}x`;
-    return `${r.goalKind} ${r.goal}x`;
-  };
   const table = [
     ["measure", "workapi", "peer", "peer figure", "ratio", "goal", ""],
     ...rows.map((r) => [
       r.measure,
-      number(r.ours, r.unit),
+      figureOf(r.ours, r.unit),
       r.peerName,
-      number(r.peer, r.unit),
+      figureOf(r.peer, r.unit),
       r.ratio === undefined ? "" : `${r.ratio.toFixed(2)}x`,
-      goalText(r),
+      goalOf(r),
       r.pass === undefined ? "" : r.pass ? "pass" : "FAIL",
     ]),
   ];
