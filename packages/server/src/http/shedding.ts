@@ -1,15 +1,21 @@
 // Load shedding: when the server falls behind (its event loop late, or the oldest write waiting on the write
-// thread old), a share of new requests is answered at once with 503 service_unavailable and Retry-After, so
-// that the requests it does serve keep answering quickly instead of all of them waiting in a growing queue.
+// thread old), the new requests that would wait too long are answered at once with 503 service_unavailable
+// and Retry-After, so that the requests it does serve keep answering quickly instead of all of them waiting
+// in a growing queue.
 //
 // Written here rather than with @fastify/under-pressure, which the server used before: under overload, the
 // price of each refusal decides whether the server keeps up at all. Refused inside Fastify (routing, hooks,
 // the error handler, the access log), a 503 cost about a quarter of a served read, so at four times the
 // sustainable load the refusals alone filled the event loop and the served requests' p99 reached 13 s. Here the
-// refusal is prebuilt bytes written from Node's request event, before Fastify sees the request. And
-// under-pressure is on/off on a sampled mean (every request refused for a whole interval, then every request
-// admitted at once); here the admitted share follows the delay in steps of 10 ms: cut in proportion to how
-// far the delay is over the goal, raised a little at a time while it is well under it.
+// refusal is prebuilt bytes written from Node's request event, before Fastify sees the request.
+//
+// What is refused while behind is decided per turn of the event loop: the requests read in one turn wait for
+// the work done before them in it (a read is served within the turn that read it; a write is posted to the
+// write thread), so once a turn has been busy for the delay goal, the rest of its requests are refused. A
+// turn then holds at most the goal of served work however many requests are queued, and the server serves
+// as many as fit: there is no admitted share to tune, so nothing to overshoot. (A share admitted at random,
+// cut and raised by the measured delay, swung between a twentieth and a half at four times the sustainable
+// load, and while it was high the callers' queues grew.)
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { FastifyBaseLogger, FastifyServerOptions } from "fastify";
@@ -23,14 +29,10 @@ export interface SheddingOptions {
   retryAfterS: number;
 }
 
-/** How often the delay is measured and the admitted share adjusted. */
+/** How often the delay is measured. */
 const TICK_MS = 10;
-/**
- * While the server keeps up, the admitted share rises each window by this factor, plus RAISE_STEP: from a
- * tenth to all in about 2.5 s, slowly where a small share was all the server could serve.
- */
-const RAISE = 1.05;
-const RAISE_STEP = 0.005;
+/** Once behind, the server stays so until no request was refused for this long (ms). */
+const CALM_MS = 1000;
 /** The ticks that must all come late for the event loop to count as behind. */
 const LATE_TICKS = 3;
 /**
@@ -41,14 +43,24 @@ const LATE_TICKS = 3;
 const QUEUED_FRACTION = 2;
 /** The window (ms) over which the event loop's busy share is measured. */
 const WINDOW_MS = 50;
-/** The smallest cut of the admitted share in one tick (a delay just over the goal). */
-const SMALLEST_CUT = 0.8;
-
 export class LoadShedder {
-  /** The share of new requests admitted, 0 to 1. */
-  #admitted = 1;
-  /** Admits requests evenly: one each time the share's running sum passes a whole number. */
-  #credit = 0;
+  /** Whether the server is behind: then each turn's requests past the delay goal are refused. */
+  #behind = false;
+  /** When a request was last refused, or the server last fell behind. */
+  #lastRefusal = 0;
+  /**
+   * When the current turn of the event loop began as its requests see it (the work done since the loop last
+   * finished a turn that read requests, its idle wait for I/O not counted); undefined between turns.
+   */
+  #turnOrigin: number | undefined;
+  /** When the loop last finished a turn that read requests, and its idle time then (ms, cumulative). */
+  #turnEnd = 0;
+  #idleAtTurnEnd = 0;
+  readonly #endTurn = () => {
+    this.#turnOrigin = undefined;
+    this.#turnEnd = performance.now();
+    this.#idleAtTurnEnd = performance.eventLoopUtilization().idle;
+  };
   #shedSinceLog = 0;
   #worstDelayMs = 0;
   #timer: NodeJS.Timeout | undefined;
@@ -101,8 +113,8 @@ export class LoadShedder {
   ): Server => {
     const server = createServer(options.http ?? {}, (request, response) => {
       this.#arrivals++;
-      if (this.#admit()) route(request, response);
-      else this.#refuse(response);
+      if (this.#behind && this.#overBudget()) this.#refuse(response);
+      else route(request, response);
     });
     // What Fastify sets on the server it makes itself.
     server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
@@ -120,16 +132,27 @@ export class LoadShedder {
     this.#timer = undefined;
   }
 
-  #admit(): boolean {
-    if (this.#admitted >= 1) return true;
-    this.#credit += this.#admitted;
-    if (this.#credit < 1) return false;
-    this.#credit -= 1;
-    return true;
+  /**
+   * Whether this request would wait longer than the goal: the loop has been busy for longer than that in this
+   * turn, or the oldest write has waited longer. The first request of a turn marks where the turn began and
+   * asks to be told when it ends (setImmediate runs right after the turn's I/O callbacks). What the turn
+   * counts: the timers and I/O callbacks since the last turn that read requests ended (answers of the write
+   * thread, of PostgreSQL and Redis included), and the requests served before this one in it.
+   */
+  #overBudget(): boolean {
+    const now = performance.now();
+    if (this.#turnOrigin === undefined) {
+      const idle = performance.eventLoopUtilization().idle - this.#idleAtTurnEnd;
+      this.#turnOrigin = Math.min(now, this.#turnEnd + idle);
+      setImmediate(this.#endTurn);
+    }
+    const goal = this.options.maxEventLoopDelayMs;
+    return now - this.#turnOrigin > goal || this.#backlogMs() > goal;
   }
 
   #refuse(response: ServerResponse): void {
     this.#shedSinceLog++;
+    this.#lastRefusal = performance.now();
     // The unread body, if any, is read and dropped by Node once the answer is sent; the connection is kept.
     response.writeHead(503, this.#refusal.headers);
     response.end(this.#refusal.body);
@@ -145,8 +168,8 @@ export class LoadShedder {
   }
 
   /**
-   * Measures how late this tick came, how old the oldest write is and how busy the event loop was, and adjusts
-   * the admitted share. The server counts as behind by the least of its last LATE_TICKS delays (each tick's
+   * Measures how late this tick came, how old the oldest write is and how busy the event loop was, and decides
+   * whether the server is behind. The server counts as behind by the least of its last LATE_TICKS delays (each tick's
    * the greater of the two), and only while at least two requests came during each of those ticks: a few long
    * tasks (a garbage collection, validators compiled on first use, one slow commit) and one caller's requests
    * sent back to back are not an overload, and a server that cannot keep up is late on every tick while
@@ -175,13 +198,15 @@ export class LoadShedder {
     }
     const busy = Math.min(...this.#busy);
     const { maxEventLoopDelayMs: goal, maxEventLoopBusyPercent: busyGoal } = this.options;
-    if (delayMs > goal) {
-      this.#admitted *= Math.min(SMALLEST_CUT, goal / delayMs);
-    } else if (rolled && busy > busyGoal && delayMs > goal / QUEUED_FRACTION) {
-      this.#admitted *= SMALLEST_CUT;
-    } else if (rolled && delayMs < goal / QUEUED_FRACTION && busy < busyGoal - 10 && this.#admitted < 1) {
-      this.#admitted = Math.min(1, this.#admitted * RAISE + RAISE_STEP);
-      if (this.#admitted === 1) this.#credit = 0;
+    if (delayMs > goal || (rolled && busy > busyGoal && delayMs > goal / QUEUED_FRACTION)) {
+      if (!this.#behind) {
+        // The first turn counts from now, not from a turn that ended before the server fell behind.
+        this.#lastRefusal = now;
+        this.#endTurn();
+      }
+      this.#behind = true;
+    } else if (this.#behind && now - this.#lastRefusal > CALM_MS) {
+      this.#behind = false;
     }
     this.#worstDelayMs = Math.max(this.#worstDelayMs, delayMs);
     if (now - this.#lastLog >= 1000) this.#report(now);
@@ -196,7 +221,7 @@ export class LoadShedder {
         {
           shed: this.#shedSinceLog,
           worstDelayMs: Math.round(this.#worstDelayMs),
-          admitted: Number(this.#admitted.toFixed(2)),
+          behind: this.#behind,
         },
         `overloaded: ${this.#shedSinceLog} requests answered 503 in the last ${Math.round((now - this.#lastLog) / 1000)} s`,
       );
