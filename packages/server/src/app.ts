@@ -48,6 +48,7 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
     maxEventLoopDelayMs: config.maxEventLoopDelayMs,
     maxEventLoopBusyPercent: config.maxEventLoopBusyPercent,
     retryAfterS: config.sheddingRetryAfterS,
+    corsOrigins: config.corsOrigins,
   });
   const fastify = Fastify({
     // Node's HTTP server with load shedding in front of Fastify's routing (./http/shedding.ts).

@@ -275,10 +275,18 @@ describe("load shedding", () => {
   }, 30_000);
 
   it("answers 503 service_unavailable with Retry-After while the event loop falls behind, then recovers", async () => {
-    const server = await startTestServer("sqlite", { maxEventLoopDelayMs: 60, sheddingRetryAfterS: 3 });
+    const origin = "https://app.example";
+    const server = await startTestServer("sqlite", {
+      maxEventLoopDelayMs: 60,
+      sheddingRetryAfterS: 3,
+      corsOrigins: [origin],
+    });
     try {
+      // From a browser on an allowed origin: the refusal must be readable there too (its CORS headers).
       const call = () =>
-        fetch(`${server.url}/tags.list`, { headers: { authorization: `Bearer ${server.adminToken}` } });
+        fetch(`${server.url}/tags.list`, {
+          headers: { authorization: `Bearer ${server.adminToken}`, origin },
+        });
       // A loop that cannot keep up: busy 150 ms at a time for 2 s, with requests arriving several at a time.
       // The busy spells run as timers, as a server's own work runs (timers and I/O callbacks, which each
       // turn of the loop counts against its requests).
@@ -297,6 +305,8 @@ describe("load shedding", () => {
       const shed = (await Promise.all(answers)).find((answer) => answer.status === 503);
       expect(shed).toBeDefined();
       expect(shed?.headers.get("retry-after")).toBe("3");
+      expect(shed?.headers.get("access-control-allow-origin")).toBe(origin);
+      expect(shed?.headers.get("access-control-expose-headers")).toContain("retry-after");
       expectTyped(await shed?.json(), "service_unavailable");
       let status = 0;
       for (let attempt = 0; attempt < 20 && status !== 200; attempt++) {

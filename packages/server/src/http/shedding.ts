@@ -27,6 +27,12 @@ export interface SheddingOptions {
   /** The share of time (percent) the event loop may be busy, over two windows in a row, before shedding. */
   maxEventLoopBusyPercent: number;
   retryAfterS: number;
+  /**
+   * The origins whose browsers may read answers (WORKAPI_CORS_ORIGINS; "*" for any): a refusal is written
+   * before the CORS plugin runs, so it carries their headers itself, or a browser would see a network error
+   * instead of the 503 and its Retry-After.
+   */
+  corsOrigins?: readonly string[];
 }
 
 /** How often the delay is measured. */
@@ -113,7 +119,7 @@ export class LoadShedder {
   ): Server => {
     const server = createServer(options.http ?? {}, (request, response) => {
       this.#arrivals++;
-      if (this.#behind && this.#overBudget()) this.#refuse(response);
+      if (this.#behind && this.#overBudget()) this.#refuse(request, response);
       else route(request, response);
     });
     // What Fastify sets on the server it makes itself.
@@ -150,11 +156,21 @@ export class LoadShedder {
     return now - this.#turnOrigin > goal || this.#backlogMs() > goal;
   }
 
-  #refuse(response: ServerResponse): void {
+  #refuse(request: IncomingMessage, response: ServerResponse): void {
     this.#shedSinceLog++;
     this.#lastRefusal = performance.now();
+    const origin = request.headers.origin;
+    const allowed = this.options.corsOrigins ?? [];
+    const cors =
+      origin !== undefined && (allowed.includes("*") || allowed.includes(origin))
+        ? {
+            "access-control-allow-origin": origin,
+            "access-control-expose-headers": "retry-after",
+            vary: "Origin",
+          }
+        : undefined;
     // The unread body, if any, is read and dropped by Node once the answer is sent; the connection is kept.
-    response.writeHead(503, this.#refusal.headers);
+    response.writeHead(503, cors ? { ...this.#refusal.headers, ...cors } : this.#refusal.headers);
     response.end(this.#refusal.body);
   }
 
