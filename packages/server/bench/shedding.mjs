@@ -6,6 +6,10 @@
 // req/s, the 503 answers (and how many carried Retry-After), and the p50/p99 latency of the served requests
 // alone. Goal: at 4x, served p99 < 250 ms. The server's own settings come from the environment, e.g.
 //
+// Each run is followed by the same load offered to the floor (./refusing-peer.mjs): bare Node answering every
+// request with a prebuilt 503. What it cannot answer in time at a rate, no shedding server could on this
+// machine (the load generator shares its cores), so its p99 is printed beside the goal.
+//
 // `failed`: connection errors and requests unanswered 10 s after the offered load ended; `--sockets`: the
 // open loop's connections (requests wait in the client, and are timed, while all are busy).
 //
@@ -13,7 +17,7 @@
 //     [--sockets n] [--keep-logs]
 //   WORKAPI_MAX_EVENT_LOOP_DELAY_MS=30 pnpm --filter @workapi/server bench:shedding
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -52,7 +56,7 @@ if (!(fixedRate >= 0)) throw new Error("--rate must be a number of requests a se
 
 const work = mkdtempSync(join(tmpdir(), "workapi-shedding-"));
 const dataDir = join(work, "data");
-const { serverEnv, startServer, stop, ready } = childProcesses({ work, serverDir });
+const { serverEnv, startServer, start, freePort, stop, ready } = childProcesses({ work, serverDir });
 // The load comes from one address: the per-address connection limit is lifted with the rate limit.
 const env = {
   ...serverEnv("production", undefined, { shedding: true }),
@@ -67,6 +71,7 @@ await promisify(execFile)(process.execPath, [cli, "seed", "--works", "300"], { e
 const token = readFileSync(join(dataDir, "admin-token"), "utf8").trim();
 const server = await startServer(cli, env);
 const url = server.url;
+const peer = await startRefusingPeer();
 let failed = false;
 try {
   await ready(server, `${url}/health`);
@@ -79,9 +84,13 @@ try {
     const runs = [];
     for (let repetition = 1; repetition <= repetitions; repetition++) {
       await idle(); // the backlog and the shedding of the run before have ended
-      const run = summary(await openLoop({ ...options, rate: factor * sustainable, duration, sockets }));
+      const rate = factor * sustainable;
+      const run = summary(await openLoop({ ...options, rate, duration, sockets }));
       console.log(`  ${factor}x #${repetition}: ${line(run)}`);
-      runs.push(run);
+      await sleep(3000);
+      const floor = summary(await openLoop({ ...options, url: peer.url, rate, duration, sockets }));
+      console.log(`  ${factor}x #${repetition}, bare Node refusing all: ${line(floor)}`);
+      runs.push({ ...run, peerAnsweredRps: floor.answeredRps, peerP99: floor.shedP99 });
     }
     results.push({ factor, ...medians(runs) });
   }
@@ -92,6 +101,7 @@ try {
   console.error(`logs kept in ${work}`);
 } finally {
   await stop(server);
+  await stop(peer);
   if (!failed && !flags["keep-logs"]) rmSync(work, { recursive: true, force: true });
   else if (!failed) console.log(`logs kept in ${work}`);
 }
@@ -166,10 +176,36 @@ async function measureSustainable(options) {
   return rate;
 }
 
+/**
+ * The floor (./refusing-peer.mjs): bare Node answering every request with a 503 of the same headers and
+ * form, offered the same loads. What it cannot answer in time at a rate, no shedding server could here.
+ */
+async function startRefusingPeer() {
+  const port = await freePort();
+  const body = join(work, "refusal.json");
+  const message = "The server is overloaded; retry in 2 seconds.";
+  writeFileSync(body, JSON.stringify({ type: "service_unavailable", message, detail: message }));
+  const proc = start("refusing-peer", process.execPath, [
+    join(here, "refusing-peer.mjs"),
+    String(port),
+    body,
+  ]);
+  proc.url = `http://127.0.0.1:${port}`;
+  // It answers 503, never 200 (`ready` waits for a 200): wait until it answers at all.
+  for (let attempt = 0; ; attempt++) {
+    const answer = await fetch(proc.url).catch(() => undefined);
+    await answer?.arrayBuffer();
+    if (answer?.status === 503) return proc;
+    if (attempt === 200 || proc.exited) throw new Error("the refusing peer did not start");
+    await sleep(50);
+  }
+}
+
 function summary(f) {
   return {
     offeredRps: f.sent / f.offeredSeconds,
     servedRps: f.ok / f.seconds,
+    answeredRps: (f.ok + f.shed + f.other) / f.seconds,
     shed: f.shed,
     shedWithRetryAfter: f.shedWithRetryAfter,
     otherStatus: f.other,
@@ -217,6 +253,8 @@ function printTable(results, sustainable) {
       "503 p99",
       "other",
       "failed",
+      "floor answered/s",
+      "floor p99",
     ],
     ...results.map((r) => [
       `${r.factor}x`,
@@ -229,6 +267,8 @@ function printTable(results, sustainable) {
       ms(r.shedP99),
       String(r.otherStatus),
       String(r.failed),
+      String(Math.round(r.peerAnsweredRps)),
+      ms(r.peerP99),
     ]),
   ];
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
@@ -236,6 +276,13 @@ function printTable(results, sustainable) {
   const top = results.at(-1);
   const verdict = top.p99 < P99_GOAL_MS ? "pass" : "FAIL";
   console.log(`goal: at ${top.factor}x, served p99 < ${P99_GOAL_MS} ms: ${ms(top.p99)} ${verdict}`);
+  console.log(
+    `floor at ${top.factor}x: bare Node refusing every request answered ${Math.round(top.peerAnsweredRps)} of ` +
+      `${Math.round(top.offeredRps)} offered/s, p99 ${ms(top.peerP99)}` +
+      (top.peerP99 < P99_GOAL_MS
+        ? ""
+        : " (the machine cannot answer this load in time, whatever the server does)"),
+  );
 }
 
 function fmtLoad(values) {

@@ -37,6 +37,12 @@ export interface SheddingOptions {
 
 /** How often the delay is measured. */
 const TICK_MS = 10;
+/**
+ * Before the server counts as behind (which takes a few late ticks), a turn's requests are refused once the
+ * requests it served took this many times the delay goal: a sudden flood must not make the first turns long
+ * while it is detected. One long task sheds nothing: the work before a turn does not count here.
+ */
+const FLOOD_FACTOR = 5;
 /** Once behind, the server stays so until no request was refused for this long (ms). */
 const CALM_MS = 1000;
 /** The ticks that must all come late for the event loop to count as behind. */
@@ -62,8 +68,12 @@ export class LoadShedder {
   /** When the loop last finished a turn that read requests, and its idle time then (ms, cumulative). */
   #turnEnd = 0;
   #idleAtTurnEnd = 0;
+  /** When the current turn read its first request, and the requests it served. */
+  #turnFirst = 0;
+  #servedInTurn = 0;
   readonly #endTurn = () => {
     this.#turnOrigin = undefined;
+    this.#servedInTurn = 0;
     this.#turnEnd = performance.now();
     this.#idleAtTurnEnd = performance.eventLoopUtilization().idle;
   };
@@ -119,8 +129,11 @@ export class LoadShedder {
   ): Server => {
     const server = createServer(options.http ?? {}, (request, response) => {
       this.#arrivals++;
-      if (this.#behind && this.#overBudget()) this.#refuse(request, response);
-      else route(request, response);
+      if (this.#overBudget()) this.#refuse(request, response);
+      else {
+        this.#servedInTurn++;
+        route(request, response);
+      }
     });
     // What Fastify sets on the server it makes itself.
     server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
@@ -146,13 +159,17 @@ export class LoadShedder {
    * thread, of PostgreSQL and Redis included), and the requests served before this one in it.
    */
   #overBudget(): boolean {
+    if (this.#timer === undefined) return false; // shedding off, or the server not listening
     const now = performance.now();
     if (this.#turnOrigin === undefined) {
       const idle = performance.eventLoopUtilization().idle - this.#idleAtTurnEnd;
       this.#turnOrigin = Math.min(now, this.#turnEnd + idle);
+      this.#turnFirst = now;
       setImmediate(this.#endTurn);
     }
     const goal = this.options.maxEventLoopDelayMs;
+    // Not behind: only the turn's own requests count (what came before it, e.g. one long task, does not).
+    if (!this.#behind) return this.#servedInTurn > 0 && now - this.#turnFirst > goal * FLOOD_FACTOR;
     return now - this.#turnOrigin > goal || this.#backlogMs() > goal;
   }
 
@@ -175,6 +192,7 @@ export class LoadShedder {
   }
 
   #start(): void {
+    this.#endTurn();
     this.#lastTick = performance.now();
     this.#windowStart = this.#lastTick;
     this.#window = performance.eventLoopUtilization();
