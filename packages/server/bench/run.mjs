@@ -450,7 +450,7 @@ try {
     );
   }
   for (const args of scaleOut) row(...args);
-  row("works.export 5,000 (ms)", exportMs, "ms", "JSON.stringify", stringifyMs, 2);
+  row("works.export 5,000 (ms)", exportMs, "ms", "JSON.stringify", stringifyMs, 1.5);
   row("works.list page 1000 (ms)", page1000, "ms", "page 1", page1, 1.2);
   row(
     `${get} with a writer (req/s)`,

@@ -234,6 +234,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
     dataDir: config.dataDir,
     logger,
+    // On a SQLite file the write thread (below) runs the checkpoint thread; this store's commits are few.
+    checkpoints: "backstop",
   });
   const first = await bootstrap(store);
   if (first.issued && options.seedOnFirstStart) await runSeed(store, first.org, first.admin, {});

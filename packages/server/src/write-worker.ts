@@ -9,7 +9,11 @@ import { openStore } from "./store/open.js";
 
 if (!parentPort) throw new Error("write-worker.js runs as a worker thread of the server");
 const port = parentPort;
-const store = await openStore({ dataDir: (workerData as { dataDir: string }).dataDir });
+// Its commits are the server's writes: the WAL checkpoints they would run go to a thread of their own.
+const store = await openStore({
+  dataDir: (workerData as { dataDir: string }).dataDir,
+  checkpoints: "thread",
+});
 const operations = new Map(theContract().operations.map((op) => [op.name, op]));
 // The same transaction and context a write gets in the main thread.
 const writes = writesHere(store, handlers as unknown as Record<string, OperationHandler>);

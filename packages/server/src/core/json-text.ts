@@ -6,7 +6,7 @@
 /** The JSON of a `T` (the type says what it holds; development's check verifies it). */
 export class JsonText<T = unknown> {
   declare readonly holds?: T;
-  /** The JSON as text, or as its UTF-8 bytes when joined from stored bytes (see arrayUnder). */
+  /** The JSON as text, or as its UTF-8 bytes when joined from stored bytes (an export, joined by the database). */
   constructor(readonly body: string | Buffer) {}
 
   /** The JSON as text. */
@@ -17,24 +17,6 @@ export class JsonText<T = unknown> {
   /** `{"<key>":<item>}` from the JSON of the item. */
   static under<K extends string, Item>(key: K, item: string): JsonText<{ [P in K]: Item }> {
     return new JsonText(`{${JSON.stringify(key)}:${item}}`);
-  }
-
-  /**
-   * `{"<key>":[<item>,<item>...]}` from items that are each the UTF-8 JSON of one entry of that array: an
-   * answer of thousands (an export) stays in bytes from the database to the socket, never decoded into
-   * strings and encoded again.
-   */
-  static arrayUnder<K extends string, Item>(
-    key: K,
-    items: readonly Uint8Array[],
-  ): JsonText<{ [P in K]: Item[] }> {
-    const parts: Uint8Array[] = [Buffer.from(`{${JSON.stringify(key)}:[`)];
-    for (const [i, item] of items.entries()) {
-      if (i > 0) parts.push(COMMA);
-      parts.push(item);
-    }
-    parts.push(CLOSE);
-    return new JsonText(Buffer.concat(parts));
   }
 
   /** A page as `{"<key>":[<item>...],"next_cursor":...,"prev_cursor":...}` (cursors left out when absent). */
@@ -48,6 +30,3 @@ export class JsonText<T = unknown> {
     return new JsonText(`${text}}`);
   }
 }
-
-const COMMA = Buffer.from(",");
-const CLOSE = Buffer.from("]}");

@@ -3,13 +3,11 @@
 // statements and its COMMIT do not hold the event loop that serves every read: one writer looping creates
 // took half of the readers' capacity on one loop. Everywhere else (PostgreSQL, whose work is in its own
 // processes; an in-memory database, which lives on one connection) writes run in this thread.
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ErrorType } from "@workapi/types";
 import { type Store, StoreError } from "../store/types.js";
+import { workerScript } from "../worker-script.js";
 import type { Authenticated } from "./auth.js";
 import type { RequestFacts } from "./context.js";
 import { ApiError, apiError } from "./errors.js";
@@ -128,25 +126,12 @@ export function fromAnswer(answer: WriteAnswer): { value: unknown } | { error: E
   }
 }
 
-/** The write thread's script: dist/write-worker.js of this package (the tests, which run the sources, build first). */
-function workerScript(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, "package.json"))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error("the server package's directory was not found");
-    dir = parent;
-  }
-  const script = join(dir, "dist", "write-worker.js");
-  if (!existsSync(script)) throw new Error(`${script} is missing: build the server first`);
-  return script;
-}
-
 /**
  * Writes run on a thread of their own, over its own connections to the SQLite file in `dataDir`. The thread
  * starts alongside: reads are served at once, and a write that comes before it is ready waits for it.
  */
 export function writesOnThread(dataDir: string): Writes {
-  const worker = new Worker(workerScript(), { workerData: { dataDir } });
+  const worker = new Worker(workerScript("write-worker"), { workerData: { dataDir } });
   const pending = new Waiting<{ resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let next = 0;
   let failure: Error | undefined;

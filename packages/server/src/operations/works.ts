@@ -332,12 +332,13 @@ export const works = {
     const filter = await worksFilter(ctx, input);
     const sort = sortKeys(input.sort_by, { ...BASE_SORTABLE, ...SORTABLE });
     // Up to 5,000 works: their stored documents are the answer's items, sent as stored.
-    const documents = await ctx.store.findRecordJson(ctx.org.id, WORK_KIND, {
-      ...(filter ? { filter } : {}),
-      ...(sort ? { sort } : {}),
-      limit: input.first ?? 50,
-    });
-    return JsonText.arrayUnder<"works", Work>("works", documents);
+    const answer = await ctx.store.findRecordJson(
+      ctx.org.id,
+      WORK_KIND,
+      { ...(filter ? { filter } : {}), ...(sort ? { sort } : {}), limit: input.first ?? 50 },
+      "works",
+    );
+    return new JsonText<{ works: Work[] }>(answer);
   },
 } satisfies Partial<Handlers>;
 

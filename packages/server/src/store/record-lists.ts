@@ -8,9 +8,11 @@ import type { SqlContext } from "./sql-context.js";
 import type { DB, RecordRow } from "./tables.js";
 import type { Filter, ListQuery, Page, PageOf } from "./types.js";
 
-type Columns = (
-  scope: SelectQueryBuilder<DB, "records", object>,
-) => SelectQueryBuilder<DB, "records", object>;
+/** The columns a page selects, named in the shape of its query. */
+interface Columns {
+  name: string;
+  select(scope: SelectQueryBuilder<DB, "records", object>): SelectQueryBuilder<DB, "records", object>;
+}
 type Row = RecordRow & Record<string, unknown>;
 
 /** The records of one organization and family that match `filter`. */
@@ -51,7 +53,7 @@ export function listRecords<T extends object>(
     orgId,
     kind,
     query,
-    (scope) => scope.selectAll("records"),
+    { name: "records", select: (scope) => scope.selectAll("records") },
     (row) => toRecord<T>(row),
   );
 }
@@ -68,7 +70,11 @@ export function listRecordJson(
     orgId,
     kind,
     query,
-    (scope) => scope.select(["records.seq", ctx.x.documentJson(sql.ref("records.data")).as("json")]),
+    {
+      name: "json",
+      select: (scope) =>
+        scope.select(["records.seq", ctx.x.documentJson(sql.ref("records.data")).as("json")]),
+    },
     (row) => row.json as string,
   );
 }
@@ -81,7 +87,7 @@ async function page<Item>(
   columns: Columns,
   toItem: (row: Row) => Item,
 ): Promise<PageOf<Item>> {
-  const { x } = ctx;
+  const { x, shapes } = ctx;
   const limit = checkLimit(query.limit);
   const keys = x.sortKeys(query.sort);
   // What binds a cursor to this list; worked out only when a cursor is read or handed out.
@@ -92,9 +98,22 @@ async function page<Item>(
   const side: Side = forward ? "after" : "before";
   const otherSide: Side = forward ? "before" : "after";
 
-  let pageQuery = ordered(columns(scope(ctx, orgId, kind, query.filter)), keys, !forward);
-  if (cursor) pageQuery = pageQuery.where(x.keyset(keys, cursor, side));
-  const rows = await pageQuery.limit(x.limit(limit + 1)).execute();
+  // The page's query, compiled once per shape (see ./list-shapes.ts), its values in the order of its SQL:
+  // the sort values selected, then the scope, the filter, the cursor's keyset and the LIMIT.
+  const values: unknown[] = [];
+  const sorted = shapes.sortKeys(keys, values);
+  values.push(orgId, kind);
+  const filtered = query.filter === undefined ? "" : shapes.filter(query.filter, values);
+  const from = cursor ? shapes.keyset(keys, cursor, side, values) : "";
+  const limited = shapes.limit(limit + 1, values);
+  const rows = await ctx.compiled.run<Row>(
+    `page ${columns.name} ${side} [${sorted}] (${filtered}) ${from} ${limited}`,
+    values,
+    () => {
+      const pageQuery = ordered(columns.select(scope(ctx, orgId, kind, query.filter)), keys, !forward);
+      return (cursor ? pageQuery.where(x.keyset(keys, cursor, side)) : pageQuery).limit(x.limit(limit + 1));
+    },
+  );
   const more = rows.length > limit;
   const pageRows = rows.slice(0, limit);
   if (!forward) pageRows.reverse();
@@ -106,13 +125,16 @@ async function page<Item>(
   let back: Position | undefined;
   if (cursor) {
     const edge = forward ? positions[0] : positions[positions.length - 1];
-    const from = edge ?? { ...cursor, inclusive: !cursor.inclusive };
-    const found = await scope(ctx, orgId, kind, query.filter)
-      .select(sql<number>`1`.as("one"))
-      .where(x.keyset(keys, from, otherSide))
-      .limit(x.limit(1))
-      .executeTakeFirst();
-    if (found) back = from;
+    const start = edge ?? { ...cursor, inclusive: !cursor.inclusive };
+    const beyond: unknown[] = [orgId, kind];
+    const shape = `beyond (${query.filter === undefined ? "" : shapes.filter(query.filter, beyond)}) [${sorted}] ${shapes.keyset(keys, start, otherSide, beyond)} ${shapes.limit(1, beyond)}`;
+    const [found] = await ctx.compiled.run(shape, beyond, () =>
+      scope(ctx, orgId, kind, query.filter)
+        .select(sql<number>`1`.as("one"))
+        .where(x.keyset(keys, start, otherSide))
+        .limit(x.limit(1)),
+    );
+    if (found) back = start;
   }
   const ahead = more ? (forward ? positions[positions.length - 1] : positions[0]) : undefined;
 
@@ -125,7 +147,7 @@ async function page<Item>(
 }
 
 /** Adds the sort values (s0, s1, ...) to the selected columns, ordered by the keys and then seq. */
-function ordered(
+export function ordered(
   scope: SelectQueryBuilder<DB, "records", object>,
   keys: SortSpec[],
   reverse: boolean,

@@ -1,7 +1,7 @@
 // Records: created, read by id or display id (as rows or as their JSON document), updated under a version
 // check, deleted, counted and found. The create and update functions run inside a transaction.
 import { sql } from "kysely";
-import { found, scope } from "./record-lists.js";
+import { found, ordered, scope } from "./record-lists.js";
 import { idColumn, now, rethrowConflict, toRecord } from "./rows.js";
 import { nextNumber, type SqlContext } from "./sql-context.js";
 import type { RecordRow } from "./tables.js";
@@ -211,14 +211,26 @@ export async function findRecords<T extends object>(
   return rows.map((row) => toRecord<T>(row as RecordRow));
 }
 
+/**
+ * The documents of the records findRecords finds as the JSON `{"<key>":[<document>,...]}`, in UTF-8 bytes,
+ * joined by the database (see Expressions.joinedDocuments).
+ */
 export async function findRecordJson(
   ctx: SqlContext,
   orgId: string,
   kind: string,
   query: Omit<ListQuery, "cursor" | "mode">,
-): Promise<Buffer[]> {
-  const rows = await found(ctx, orgId, kind, query)
-    .select(ctx.x.documentBytes(sql.ref("records.data")).as("json"))
-    .execute();
-  return rows.map(({ json }) => (typeof json === "string" ? Buffer.from(json) : (json as Buffer)));
+  key: string,
+): Promise<Buffer> {
+  const keys = ctx.x.sortKeys(query.sort);
+  const documents = ordered(
+    scope(ctx, orgId, kind, query.filter).select([sql.ref("records.data").as("json"), "records.seq"]),
+    keys,
+    false,
+  ).limit(ctx.x.limit(query.limit));
+  const { body } = await ctx.db
+    .selectFrom(documents.as("found"))
+    .select(ctx.x.joinedDocuments(sql.ref("found.json"), keys, `{${JSON.stringify(key)}:[`, "]}").as("body"))
+    .executeTakeFirstOrThrow();
+  return typeof body === "string" ? Buffer.from(body) : (body as Buffer);
 }

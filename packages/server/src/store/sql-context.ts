@@ -4,6 +4,7 @@
 import { type Kysely, sql } from "kysely";
 import type { CompiledQueries } from "./compiled-queries.js";
 import type { Expressions } from "./expressions.js";
+import type { ListShapes } from "./list-shapes.js";
 import type { DialectName } from "./migrations.js";
 import type { DB } from "./tables.js";
 
@@ -11,6 +12,8 @@ export interface SqlContext {
   readonly db: Kysely<DB>;
   readonly dialect: DialectName;
   readonly x: Expressions;
+  /** The shapes and values of list queries, which run compiled once per shape. */
+  readonly shapes: ListShapes;
   readonly compiled: CompiledQueries;
 }
 

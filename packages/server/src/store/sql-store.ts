@@ -9,6 +9,7 @@ import { CompiledQueries } from "./compiled-queries.js";
 import { type CredentialsCache, readCredentials } from "./credentials.js";
 import { Expressions } from "./expressions.js";
 import type { KeptRecords } from "./kept-records.js";
+import { ListShapes } from "./list-shapes.js";
 import type { DialectName } from "./migrations.js";
 import * as orgs from "./orgs-and-users.js";
 import * as lists from "./record-lists.js";
@@ -49,7 +50,13 @@ export class SqlStore implements Store {
   ) {
     this.#db = db;
     this.#compiled = compiled ?? new CompiledQueries(db);
-    this.#ctx = { db, dialect, x: new Expressions(dialect), compiled: this.#compiled };
+    this.#ctx = {
+      db,
+      dialect,
+      x: new Expressions(dialect),
+      shapes: new ListShapes(dialect === "postgres"),
+      compiled: this.#compiled,
+    };
   }
 
   /**
@@ -203,8 +210,13 @@ export class SqlStore implements Store {
     return this.kept.through(kind, `${kind}\n${orgId}\n${subtype}`, this.#db.isTransaction, read);
   }
 
-  findRecordJson(orgId: string, kind: string, query: Omit<ListQuery, "cursor" | "mode">): Promise<Buffer[]> {
-    return records.findRecordJson(this.#ctx, orgId, kind, query);
+  findRecordJson(
+    orgId: string,
+    kind: string,
+    query: Omit<ListQuery, "cursor" | "mode">,
+    key: string,
+  ): Promise<Buffer> {
+    return records.findRecordJson(this.#ctx, orgId, kind, query, key);
   }
 
   listRecords<T extends object>(orgId: string, kind: string, query: ListQuery): Promise<Page<T>> {

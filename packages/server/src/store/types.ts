@@ -275,9 +275,15 @@ export interface Store {
     subtype: string,
   ): Promise<ReadonlyArray<StoredRecord<T>>>;
   /**
-   * The documents (`data`) of the records findRecords finds, each as its JSON in UTF-8 bytes, for an
-   * answer of thousands that sends them as they are stored instead of parsing and printing each again.
+   * The documents (`data`) of the records findRecords finds as the JSON `{"<key>":[<document>,...]}` in
+   * UTF-8 bytes, for an answer of thousands that sends them as they are stored, joined by the database,
+   * instead of parsing and printing each again.
    */
-  findRecordJson(orgId: string, kind: string, query: Omit<ListQuery, "cursor" | "mode">): Promise<Buffer[]>;
+  findRecordJson(
+    orgId: string,
+    kind: string,
+    query: Omit<ListQuery, "cursor" | "mode">,
+    key: string,
+  ): Promise<Buffer>;
   countRecords(orgId: string, kind: string, filter?: Filter): Promise<number>;
 }

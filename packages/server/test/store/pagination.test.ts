@@ -193,9 +193,9 @@ describeStores("store pagination", (env) => {
       const filter: Filter = { op: "eq", path: "bucket", value: "b1" };
       const query = { sort, filter, limit: 40 };
       const found = await env.store.findRecords(actor.orgId, "work", query);
-      const bytes = await env.store.findRecordJson(actor.orgId, "work", query);
-      expect(bytes.every((item) => Buffer.isBuffer(item))).toBe(true);
-      expect(bytes.map((item) => JSON.parse(item.toString("utf8")))).toEqual(found.map((r) => r.data));
+      const bytes = await env.store.findRecordJson(actor.orgId, "work", query, "works");
+      expect(Buffer.isBuffer(bytes)).toBe(true);
+      expect(JSON.parse(bytes.toString("utf8"))).toEqual({ works: found.map((r) => r.data) });
       // Text beyond ASCII comes back as its UTF-8 encoding, not as one byte per character.
       const other = await newActor();
       const data = { title: "Café ☕ 🚀 — naïve", note: 'a "quote" and a \\ kept' };
@@ -205,10 +205,37 @@ describeStores("store pagination", (env) => {
         prefix: "ISS",
         data,
       });
-      const [only] = await env.store.findRecordJson(other.orgId, "work", { limit: 5 });
-      expect(only && JSON.parse(only.toString("utf8"))).toEqual(stored.data);
+      const only = await env.store.findRecordJson(other.orgId, "work", { limit: 5 }, "items");
+      expect(JSON.parse(only.toString("utf8"))).toEqual({ items: [stored.data] });
       expect(stored.data).toMatchObject(data);
-      expect(only?.byteLength).toBeGreaterThan(only?.toString("utf8").length ?? Number.MAX_VALUE);
+      expect(only.byteLength).toBeGreaterThan(only.toString("utf8").length);
+      // Nothing found: an empty array.
+      const none = { op: "eq", path: "bucket", value: "none" } as const;
+      const empty = await env.store.findRecordJson(actor.orgId, "work", { filter: none, limit: 5 }, "works");
+      expect(empty.toString("utf8")).toBe('{"works":[]}');
+    });
+
+    it("joins the documents in the order of every sort, as the stored text of each", async () => {
+      const sorts: SortKey[][] = [
+        [],
+        [{ path: "label", direction: "desc" }],
+        [{ path: "group", direction: "asc", type: "number" }],
+        [
+          { path: "bucket", direction: "desc" },
+          { path: "created_date", direction: "asc" },
+        ],
+      ];
+      for (const sort of sorts) {
+        for (const limit of [1, 7, 1000]) {
+          const query = { sort, limit };
+          const found = await env.store.findRecords(actor.orgId, "work", query);
+          const texts = await Promise.all(
+            found.map(async (r) => (await env.store.getRecordJson(actor.orgId, ["work"], r.id))?.json),
+          );
+          const joined = await env.store.findRecordJson(actor.orgId, "work", query, "works");
+          expect(joined.toString("utf8")).toBe(`{"works":[${texts.join(",")}]}`);
+        }
+      }
     });
 
     it("rejects a cursor from another kind, filter or sort", async () => {
