@@ -1,12 +1,15 @@
 // The real server for the fault suite: `node dist/cli.js serve` as an operator starts it (run `pnpm run build`
 // first), on a free port, with an organization of its own, and raw connections to it that send exactly the
-// bytes a test gives and time what comes back.
+// bytes a test gives and time what comes back. On PostgreSQL each server gets a database of its own, dropped
+// when it exits.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import pg from "pg";
 
 const cli = new URL("../../dist/cli.js", import.meta.url).pathname;
 const run = promisify(execFile);
@@ -24,16 +27,36 @@ export interface ServerProcess {
 }
 
 /** Starts the built server with `settings` (WORKAPI_* variables) on SQLite or on DATABASE_URL. */
+/** A database of its own on the server of DATABASE_URL, and how to drop it. */
+async function ownDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const admin = process.env.DATABASE_URL as string;
+  const name = `faults_${randomBytes(5).toString("hex")}`;
+  const query = async (sql: string) => {
+    const client = new pg.Client({ connectionString: admin });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await query(`CREATE DATABASE ${name}`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
 export async function startServerProcess(
   database: Database,
   settings: Record<string, string>,
 ): Promise<ServerProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), "workapi-faults-"));
+  const own = database === "postgres" ? await ownDatabase() : undefined;
   const env = {
     ...process.env,
     ...settings,
     WORKAPI_DATA_DIR: dataDir,
-    DATABASE_URL: database === "postgres" ? (process.env.DATABASE_URL ?? "") : "",
+    DATABASE_URL: own?.url ?? "",
     REDIS_URL: "",
   };
   const tokenFile = join(dataDir, "faults-token");
@@ -45,7 +68,10 @@ export async function startServerProcess(
     { env, stdio: ["ignore", "pipe", "inherit"] },
   );
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  exited.finally(() => rmSync(dataDir, { recursive: true, force: true }));
+  const cleanedUp = exited.finally(async () => {
+    rmSync(dataDir, { recursive: true, force: true });
+    await own?.drop();
+  });
   const url = await listeningUrl(child);
   return {
     url,
@@ -56,7 +82,9 @@ export async function startServerProcess(
       const started = Date.now();
       if (child.exitCode === null) child.kill("SIGTERM");
       const code = await exited;
-      return { code, ms: Date.now() - started };
+      const ms = Date.now() - started;
+      await cleanedUp;
+      return { code, ms };
     },
   };
 }
