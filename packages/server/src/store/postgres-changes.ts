@@ -15,12 +15,6 @@ import { type Kysely, type Migration, sql } from "kysely";
  * and 0007; there this migration does nothing.
  */
 export function postgresChanges(): Migration {
-  const rowTriggers = [
-    ["tokens", "credential_change"],
-    ["orgs", "credential_change"],
-    ["dev_users", "credential_change"],
-    ["records", "family_change"],
-  ] as const;
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       await sql`create table if not exists credential_changes (id integer primary key check (id = 1), n bigint not null)`.execute(
@@ -34,43 +28,13 @@ export function postgresChanges(): Migration {
       await sql`insert into kept_record_changes (kind, n) select distinct kind, 0 from records on conflict do nothing`.execute(
         db,
       );
-      await sql
-        .raw(`create or replace function workapi_credential_change() returns trigger language plpgsql
-        set search_path from current as $$
-        begin
-          update credential_changes set n = n + 1 where id = 1;
-          return null;
-        end $$`)
-        .execute(db);
-      await sql
-        .raw(`create or replace function workapi_family_change() returns trigger language plpgsql
-        set search_path from current as $$
-        begin
-          if tg_op <> 'DELETE' then
-            insert into kept_record_changes (kind, n) values (new.kind, 1)
-              on conflict (kind) do update set n = kept_record_changes.n + 1;
-          end if;
-          -- A record's kind does not change; were it to, the family it left counts too.
-          if tg_op = 'DELETE' or old.kind <> new.kind then
-            insert into kept_record_changes (kind, n) values (old.kind, 1)
-              on conflict (kind) do update set n = kept_record_changes.n + 1;
-          end if;
-          return null;
-        end $$`)
-        .execute(db);
-      await sql
-        .raw(`create or replace function workapi_truncate_change() returns trigger language plpgsql
-        set search_path from current as $$
-        begin
-          if tg_table_name = 'records' then
-            update kept_record_changes set n = n + 1;
-          else
-            update credential_changes set n = n + 1 where id = 1;
-          end if;
-          return null;
-        end $$`)
-        .execute(db);
-      for (const [table, change] of rowTriggers) {
+      for (const [name, body] of Object.entries(FUNCTIONS)) {
+        await sql
+          .raw(`create or replace function workapi_${name}() returns trigger language plpgsql
+            set search_path from current as $$ begin ${body} return null; end $$`)
+          .execute(db);
+      }
+      for (const [table, change] of ROW_TRIGGERS) {
         await sql`drop trigger if exists ${sql.id(`${table}_${change}`)} on ${sql.table(table)}`.execute(db);
         await sql`create constraint trigger ${sql.id(`${table}_${change}`)} after insert or update or delete
           on ${sql.table(table)} deferrable initially deferred for each row
@@ -83,13 +47,13 @@ export function postgresChanges(): Migration {
       }
     },
     async down(db: Kysely<unknown>): Promise<void> {
-      for (const [table, change] of rowTriggers) {
+      for (const [table, change] of ROW_TRIGGERS) {
         await sql`drop trigger if exists ${sql.id(`${table}_${change}`)} on ${sql.table(table)}`.execute(db);
         await sql`drop trigger if exists ${sql.id(`${table}_truncate_change`)} on ${sql.table(table)}`.execute(
           db,
         );
       }
-      for (const name of ["credential_change", "family_change", "truncate_change"]) {
+      for (const name of Object.keys(FUNCTIONS)) {
         await sql`drop function if exists ${sql.raw(`workapi_${name}`)}()`.execute(db);
       }
       await sql`drop table if exists credential_changes`.execute(db);
@@ -97,3 +61,32 @@ export function postgresChanges(): Migration {
     },
   };
 }
+
+/** The tables whose rows are counted, and the function (below) that counts a change to one of them. */
+const ROW_TRIGGERS = [
+  ["tokens", "credential_change"],
+  ["orgs", "credential_change"],
+  ["dev_users", "credential_change"],
+  ["records", "family_change"],
+] as const;
+
+/** The trigger functions (workapi_<name>), by the body they run before `return null`. */
+const FUNCTIONS = {
+  credential_change: "update credential_changes set n = n + 1 where id = 1;",
+  family_change: `
+    if tg_op <> 'DELETE' then
+      insert into kept_record_changes (kind, n) values (new.kind, 1)
+        on conflict (kind) do update set n = kept_record_changes.n + 1;
+    end if;
+    -- A record's kind does not change; were it to, the family it left counts too.
+    if tg_op = 'DELETE' or old.kind <> new.kind then
+      insert into kept_record_changes (kind, n) values (old.kind, 1)
+        on conflict (kind) do update set n = kept_record_changes.n + 1;
+    end if;`,
+  truncate_change: `
+    if tg_table_name = 'records' then
+      update kept_record_changes set n = n + 1;
+    else
+      update credential_changes set n = n + 1 where id = 1;
+    end if;`,
+};
