@@ -88,7 +88,8 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
   const all = { ...allHandlers, ...handlers } as unknown as Record<string, OperationHandler>;
   const writes = writeThread && !handlers ? writesOnThread(writeThread.dataDir) : writesHere(store, all);
   shedder.watch(fastify.log, () => writes.oldestWaitMs());
-  // On a SQLite file, the answers of reads are kept while what they read is unchanged (./core/answers.ts).
+  // On a SQLite file or PostgreSQL, the answers of reads are kept while what they read is unchanged
+  // (./core/answers.ts).
   const answers =
     store.changes && config.answerCacheMb > 0
       ? new AnswerCache(store.changes, config.answerCacheMb * 2 ** 20)

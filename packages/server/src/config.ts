@@ -16,7 +16,7 @@ export interface ServerConfig {
   redisPrefix: string;
   /** How often the query planner's statistics are brought up to date (also once at start); 0: at start only. */
   statisticsIntervalMinutes: number;
-  /** Megabytes the kept answers of reads may take (a SQLite file only; see core/answers.ts); 0: none kept. */
+  /** Megabytes the kept answers of reads may take (a SQLite file or PostgreSQL; see core/answers.ts); 0: none kept. */
   answerCacheMb: number;
   /** Server processes sharing the port (./workers.ts); 1: this process serves alone. */
   workers: number;

@@ -1,27 +1,67 @@
-// The answers of reads kept on a SQLite file (src/core/answers.ts): a repeated read is answered without
-// reading the store, and every change is seen by the very next request: a write through the server (on its
-// write thread), a write by another store on the same file (as another process or `workapi-server seed`
-// would), a revoked token, a changed scope, an expired token and a token of other scopes.
+// The answers of reads kept on a SQLite file and on PostgreSQL (src/core/answers.ts): a repeated read is
+// answered without reading the store (on PostgreSQL, with the one statement that reads the change counts),
+// and every change is seen by the very next request: a write through the server (on SQLite, on its write
+// thread), a write by another store on the same database (as another process or `workapi-server seed`
+// would), a change made in SQL by hand, a revoked token, a changed scope, an expired token and a token of
+// other scopes.
 import Database from "better-sqlite3";
+import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { AnswerCache } from "../src/core/answers.js";
 import { hashToken } from "../src/core/auth.js";
 import { JsonText } from "../src/core/json-text.js";
-import { Changes } from "../src/store/changes.js";
+import { DatabaseChanges, FileChanges } from "../src/store/changes.js";
+import { CredentialsCache } from "../src/store/credentials.js";
 import { openStore } from "../src/store/open.js";
-import type { Store } from "../src/store/types.js";
+import type { Credentials, Store } from "../src/store/types.js";
 import { createTag } from "./fixtures.js";
-import { startTestServer, type TestServer } from "./harness.js";
+import { databases, startTestServer, type TestServer } from "./harness.js";
 import { createPart, ok } from "./record-builders.js";
 
-describe("kept answers of reads on a SQLite file", () => {
+/**
+ * Runs `text` on the server's database by hand, as an operator would, outside the server's store: `?` marks
+ * each parameter.
+ */
+async function bySql(server: TestServer, text: string, parameters: unknown[]): Promise<void> {
+  const { dataDir, databaseUrl, postgresSchema } = server.storeOptions;
+  if (!databaseUrl) {
+    const file = new Database(`${dataDir}/workapi.sqlite`);
+    try {
+      file.prepare(text).run(...parameters);
+    } finally {
+      file.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`set search_path to "${postgresSchema}"`);
+    let n = 0;
+    await client.query(
+      text.replace(/\?/g, () => `$${++n}`),
+      parameters,
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+describe.each(databases)("kept answers of reads on %s", (database) => {
   let server: TestServer;
   let work: { id: string; title: string };
+  /** The statements the server's store ran (Kysely's log). */
+  let statements: string[];
   const get = (token?: string) =>
     server.call("GET", `/works.get?id=${encodeURIComponent(work.id)}`, token ? { token } : {});
 
   beforeEach(async () => {
-    server = await startTestServer("sqlite");
+    statements = [];
+    server = await startTestServer(database, {
+      log: (event) => {
+        if (event.level === "query") statements.push(event.query.sql);
+      },
+    });
     const part = await createPart(server, "product", "Kept");
     const body = await ok(server, "/works.create", {
       type: "issue",
@@ -42,10 +82,18 @@ describe("kept answers of reads on a SQLite file", () => {
   it("answers a repeated read without reading the store, with the same bytes", async () => {
     const first = await get();
     const reads = recordReads();
+    const credentials = vi.spyOn(server.store, "findCredentials");
+    statements.length = 0;
     const again = await get();
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
     expect(reads).not.toHaveBeenCalled();
+    // The credentials are kept too: no lookup of the token. On PostgreSQL the request's one statement reads
+    // the change counts; a SQLite file's are read outside the query log, and only when the file changed.
+    expect(credentials.mock.results.length).toBe(1);
+    expect(statements).toEqual(
+      database === "postgres" ? [expect.stringContaining("credential_changes")] : [],
+    );
   });
 
   it("sees a write through the server on the very next read", async () => {
@@ -70,9 +118,10 @@ describe("kept answers of reads on a SQLite file", () => {
     expect(reads).toHaveBeenCalledTimes(1);
   });
 
-  it("sees a write by another store on the same file on the very next read", async () => {
+  it("sees a write by another store on the same database on the very next read", async () => {
     expect((await get()).body.work.title).toBe("Before");
-    const other: Store = await openStore({ dataDir: dataDirOf(server) });
+    expect((await get()).body.work.title).toBe("Before");
+    const other: Store = await openStore(server.storeOptions);
     try {
       await other.updateRecord<{ title: string }>(server.actor, "work", work.id, ({ data }) => ({
         data: { ...data, title: "Elsewhere" },
@@ -82,6 +131,13 @@ describe("kept answers of reads on a SQLite file", () => {
     } finally {
       await other.close();
     }
+    // By hand in SQL: the triggers count it all the same.
+    const setTitle =
+      database === "postgres"
+        ? "update records set data = jsonb_set(data, '{title}', to_jsonb(?::text)) where id = ?"
+        : "update records set data = json_set(data, '$.title', ?) where id = ?";
+    await bySql(server, setTitle, ["By hand", work.id]);
+    expect((await get()).body.work.title).toBe("By hand");
   });
 
   it("refuses a token revoked, expired or of changed scopes on its very next request", async () => {
@@ -91,16 +147,12 @@ describe("kept answers of reads on a SQLite file", () => {
     // Another token without the scope of issues is not given the kept answer.
     const taskReader = await server.token(["task:read"]);
     expect((await get(taskReader)).body.type).toBe("forbidden");
-    // The token's scopes changed in the file (by another connection): the next request is refused.
-    const file = new Database(`${dataDirOf(server)}/workapi.sqlite`);
-    try {
-      file
-        .prepare("update tokens set scopes = ? where hash = ?")
-        .run(JSON.stringify(["task:read"]), hashToken(reader));
-      expect((await get(reader)).body.type).toBe("forbidden");
-    } finally {
-      file.close();
-    }
+    // The token's scopes changed in the database (by another connection): the next request is refused.
+    await bySql(server, "update tokens set scopes = ? where hash = ?", [
+      JSON.stringify(["task:read"]),
+      hashToken(reader),
+    ]);
+    expect((await get(reader)).body.type).toBe("forbidden");
     const token = (await server.store.findCredentials(hashToken(reader)))?.token;
     await server.store.revokeToken(server.actor, token?.id as string);
     const revoked = await get(reader);
@@ -131,16 +183,10 @@ describe("kept answers turned off", () => {
   });
 });
 
-/** The data directory of a test server on a SQLite file. */
-function dataDirOf(server: TestServer): string {
-  if (!server.dataDir) throw new Error("not a server on a SQLite file");
-  return server.dataDir;
-}
-
 describe("the answer cache", () => {
   /** Changes of a file whose version is `version()` and whose `tag` family counts `tags()`. */
   const changesOf = (version: () => number, tags: () => number = () => 0) =>
-    new Changes(version, () => ({ credentials: 0, families: new Map([["tag", tags()]]) }));
+    new FileChanges(version, () => ({ credentials: 0, families: new Map([["tag", tags()]]) }));
   const store = { listRecordJson: async () => ({ items: [] }) } as unknown as Store;
   const answer = (text: string) => async (reading: Store) => {
     await reading.listRecordJson("org", "tag", { limit: 1 });
@@ -148,56 +194,156 @@ describe("the answer cache", () => {
   };
 
   it("keeps at most its bytes, the oldest answers going first, and no answer over a sixteenth", async () => {
-    const cache = new AnswerCache(
-      changesOf(() => 1),
-      1600,
-    );
-    for (let i = 0; i < 40; i++) await cache.through(`key ${i}`, store, answer("x".repeat(50)));
-    const kept = Array.from({ length: 40 }, (_, i) => cache.get(`key ${i}`) !== undefined);
+    const changes = changesOf(() => 1);
+    const cache = new AnswerCache(changes, 1600);
+    for (let i = 0; i < 40; i++)
+      await cache.through(`key ${i}`, store, answer("x".repeat(50)), changes.now());
+    const kept = Array.from({ length: 40 }, (_, i) => cache.get(`key ${i}`, changes.now()) !== undefined);
     const count = kept.filter(Boolean).length;
     expect(count).toBeGreaterThan(20);
     expect(count).toBeLessThanOrEqual(Math.floor(1600 / 55));
     expect(kept.slice(-count).every(Boolean)).toBe(true);
-    await cache.through("large", store, answer("x".repeat(101)));
-    expect(cache.get("large")).toBeUndefined();
+    await cache.through("large", store, answer("x".repeat(101)), changes.now());
+    expect(cache.get("large", changes.now())).toBeUndefined();
   });
 
   it("keeps nothing read while a commit happened, and drops an answer once its family moved", async () => {
     let version = 1;
     let tags = 0;
-    const moving = new AnswerCache(
-      changesOf(() => version++),
-      1 << 20,
-    );
-    await moving.through("during", store, answer("{}"));
-    expect(moving.get("during")).toBeUndefined();
+    const movingChanges = changesOf(() => version++);
+    const moving = new AnswerCache(movingChanges, 1 << 20);
+    await moving.through("during", store, answer("{}"), movingChanges.now());
+    expect(moving.get("during", movingChanges.now())).toBeUndefined();
 
-    const cache = new AnswerCache(
-      changesOf(
-        () => version,
-        () => tags,
-      ),
-      1 << 20,
+    const changes = changesOf(
+      () => version,
+      () => tags,
     );
-    await cache.through("tags", store, answer("{}"));
-    expect(cache.get("tags")?.text).toBe("{}");
+    const cache = new AnswerCache(changes, 1 << 20);
+    await cache.through("tags", store, answer("{}"), changes.now());
+    expect(cache.get("tags", changes.now())?.text).toBe("{}");
     version++;
-    expect(cache.get("tags")?.text).toBe("{}");
+    expect(cache.get("tags", changes.now())?.text).toBe("{}");
     tags++;
     version++;
-    expect(cache.get("tags")).toBeUndefined();
+    expect(cache.get("tags", changes.now())).toBeUndefined();
+  });
+
+  it("keeps an answer under the counts read before it, and drops it once they moved (PostgreSQL)", async () => {
+    let tags = 0;
+    const changes = new DatabaseChanges(async () => ({ credentials: 0, families: new Map([["tag", tags]]) }));
+    const cache = new AnswerCache(changes, 1 << 20);
+    const before = await changes.now();
+    // A tag committed while the answer was read: kept under the count read before, it is not answered once
+    // the count is read again.
+    await cache.through(
+      "tags",
+      store,
+      async (reading) => {
+        const made = await answer("{}")(reading);
+        tags++;
+        return made;
+      },
+      before,
+    );
+    expect(cache.get("tags", before)?.text).toBe("{}");
+    expect(cache.get("tags", await changes.now())).toBeUndefined();
+    await cache.through("tags", store, answer("[]"), await changes.now());
+    expect(cache.get("tags", await changes.now())?.text).toBe("[]");
   });
 
   it("keeps nothing whose reads no count covers", async () => {
-    const cache = new AnswerCache(
-      changesOf(() => 1),
-      1 << 20,
-    );
+    const changes = changesOf(() => 1);
+    const cache = new AnswerCache(changes, 1 << 20);
     const anyKind = { getRecordJson: async () => undefined } as unknown as Store;
-    await cache.through("any kind", anyKind, async (reading) => {
-      await reading.getRecordJson("org", [], "ISS-1");
-      return new JsonText("{}");
-    });
-    expect(cache.get("any kind")).toBeUndefined();
+    await cache.through(
+      "any kind",
+      anyKind,
+      async (reading) => {
+        await reading.getRecordJson("org", [], "ISS-1");
+        return new JsonText("{}");
+      },
+      changes.now(),
+    );
+    expect(cache.get("any kind", changes.now())).toBeUndefined();
+  });
+});
+
+describe("the change counts read from PostgreSQL", () => {
+  /** A source whose reads are answered by hand: `sent` holds each read's answer, in the order sent. */
+  const source = () => {
+    const sent: Array<(credentials: number) => void> = [];
+    const changes = new DatabaseChanges(
+      () =>
+        new Promise((resolve) => {
+          sent.push((credentials) => resolve({ credentials, families: new Map() }));
+        }),
+    );
+    return { sent, changes };
+  };
+
+  it("answers each request with a read begun after it asked, one read on its way at a time", async () => {
+    const { sent, changes } = source();
+    const first = changes.now();
+    // Asked while the first read is on its way: it may have begun before them, so they wait for the next.
+    const second = changes.now();
+    const third = changes.now();
+    expect(sent).toHaveLength(1);
+    sent[0]?.(1);
+    expect((await first).credentials).toBe(1);
+    await vi.waitFor(() => expect(sent).toHaveLength(2));
+    // Asked once the second read is on its way: a third read.
+    const fourth = changes.now();
+    sent[1]?.(2);
+    expect([(await second).credentials, (await third).credentials]).toEqual([2, 2]);
+    await vi.waitFor(() => expect(sent).toHaveLength(3));
+    sent[2]?.(3);
+    expect((await fourth).credentials).toBe(3);
+    // Nothing on its way: the next request sends at once.
+    const fifth = changes.now();
+    expect(sent).toHaveLength(4);
+    sent[3]?.(4);
+    expect((await fifth).credentials).toBe(4);
+  });
+
+  it("fails the requests of a read that failed, and sends the next one all the same", async () => {
+    const sent: Array<(error?: Error) => void> = [];
+    const changes = new DatabaseChanges(
+      () =>
+        new Promise((resolve, reject) => {
+          sent.push((error) => (error ? reject(error) : resolve({ credentials: 7, families: new Map() })));
+        }),
+    );
+    const first = changes.now();
+    const second = changes.now();
+    sent[0]?.(new Error("connection lost"));
+    await expect(first).rejects.toThrow("connection lost");
+    await vi.waitFor(() => expect(sent).toHaveLength(2));
+    sent[1]?.();
+    expect((await second).credentials).toBe(7);
+  });
+});
+
+describe("the credentials cache", () => {
+  it("keeps nothing read under a count the cache has moved past meanwhile", async () => {
+    let credentials = 1;
+    const changes = new DatabaseChanges(async () => ({ credentials, families: new Map() }));
+    const cache = new CredentialsCache(changes);
+    const token = (status: string) => ({ token: { status } }) as unknown as Credentials;
+    // A request read the count 1, and reads the credentials slowly: they may predate a revocation.
+    const atOne = await changes.now();
+    let finishSlow: (value: Credentials) => void = () => {};
+    const slow = cache.through("hash", () => new Promise((resolve) => (finishSlow = resolve)), atOne);
+    // The token is revoked (count 2); a later request reads the revoked token.
+    credentials = 2;
+    const atTwo = await changes.now();
+    expect((await cache.through("hash", async () => token("revoked"), atTwo))?.token.status).toBe("revoked");
+    // The slow read ends with what it read before the revocation: not kept under count 2.
+    finishSlow(token("active"));
+    expect((await slow)?.token.status).toBe("active");
+    const unread = async () => {
+      throw new Error("read again");
+    };
+    expect((await cache.through("hash", unread, atTwo))?.token.status).toBe("revoked");
   });
 });

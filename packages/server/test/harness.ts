@@ -11,7 +11,7 @@ import { type App, buildApp } from "../src/app.js";
 import { configFromEnv, type ServerConfig } from "../src/config.js";
 import { actorOf, issueToken } from "../src/core/auth.js";
 import { bootstrap } from "../src/server.js";
-import { dropPostgresSchema, openStore } from "../src/store/open.js";
+import { dropPostgresSchema, type OpenStoreOptions, openStore } from "../src/store/open.js";
 import type { Actor, DevUser, Org, Store } from "../src/store/types.js";
 
 export type Database = "sqlite" | "postgres";
@@ -26,14 +26,16 @@ export const databases: Database[] = postgresUrl ? ["sqlite", "postgres"] : ["sq
 export async function openTestStore(
   database: Database,
   dataDir = ":memory:",
-): Promise<{ store: Store; drop(): Promise<void> }> {
+  log?: OpenStoreOptions["log"],
+): Promise<{ store: Store; options: OpenStoreOptions; drop(): Promise<void> }> {
   if (database === "sqlite") {
-    const store = await openStore({ dataDir });
-    return { store, drop: async () => {} };
+    const store = await openStore({ dataDir, ...(log ? { log } : {}) });
+    return { store, options: { dataDir }, drop: async () => {} };
   }
   const schema = `test_${randomBytes(6).toString("hex")}`;
-  const store = await openStore({ databaseUrl: postgresUrl as string, postgresSchema: schema });
-  return { store, drop: () => dropPostgresSchema(postgresUrl as string, schema) };
+  const options = { databaseUrl: postgresUrl as string, postgresSchema: schema };
+  const store = await openStore({ ...options, ...(log ? { log } : {}) });
+  return { store, options, drop: () => dropPostgresSchema(postgresUrl as string, schema) };
 }
 
 export interface Call {
@@ -54,6 +56,8 @@ export interface TestServer {
   adminToken: string;
   /** The data directory of a server on a SQLite file. */
   dataDir?: string;
+  /** What opens another store on the server's database (its file, or its PostgreSQL schema). */
+  storeOptions: OpenStoreOptions;
   logs: string[];
   call(
     method: string,
@@ -77,9 +81,11 @@ export async function startTestServer(
   overrides: Partial<ServerConfig> & {
     handlers?: Parameters<typeof buildApp>[0]["handlers"];
     dataDir?: string;
+    /** The store's query log (Kysely's). */
+    log?: OpenStoreOptions["log"];
   } = {},
 ): Promise<TestServer> {
-  const { handlers, dataDir: givenDir, ...configOverrides } = overrides;
+  const { handlers, dataDir: givenDir, log, ...configOverrides } = overrides;
   // SQLite runs as the server runs it: on a file, writes on a thread of their own (unless handlers are
   // replaced: those live in this thread, and so do the writes that use them).
   const ownDir =
@@ -87,7 +93,7 @@ export async function startTestServer(
       ? mkdtempSync(join(tmpdir(), "workapi-test-"))
       : undefined;
   const dataDir = givenDir ?? ownDir;
-  const { store, drop } = await openTestStore(database, dataDir);
+  const { store, options: storeOptions, drop } = await openTestStore(database, dataDir, log);
   const first = await bootstrap(store);
   const logs: string[] = [];
   const logger = pino(
@@ -129,6 +135,7 @@ export async function startTestServer(
     actor,
     adminToken,
     ...(database === "sqlite" && dataDir !== undefined ? { dataDir } : {}),
+    storeOptions,
     logs,
     async call(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };

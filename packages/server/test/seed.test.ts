@@ -1,7 +1,10 @@
 // The demo data set: after `seed`, every read operation of the contract returns something.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parentOf } from "../src/operations/support/attachments.js";
+import type { Call } from "../src/seed/calls.js";
+import { random } from "../src/seed/data.js";
 import { seed } from "../src/seed/index.js";
+import { makeWorks } from "../src/seed/works.js";
 import { databases, startTestServer, type TestServer } from "./harness.js";
 
 describe.each(databases)("seed on %s", (database) => {
@@ -213,5 +216,39 @@ describe("seed twice", () => {
     expect(await seed(server.store, server.org, server.admin, { works: 5 })).toEqual({});
     expect(await server.store.countRecords(server.org.id, "work")).toBe(works);
     await server.close();
+  });
+});
+
+describe("the works of the seed", () => {
+  it("bring the planner's statistics up to date before the first batch and whenever the works have doubled", async () => {
+    const events: string[] = [];
+    let made = 0;
+    // Every operation answers a made-up work: what is counted here is when statistics are updated.
+    const call = (async (name: string) => {
+      if (name === "works.create") made++;
+      return { id: "artifact", work: { id: `work-${made}`, display_id: `ISS-${made}` } };
+    }) as unknown as Call;
+    const setup = {
+      userIds: ["user"],
+      tagIds: ["tag"],
+      severity: "severity",
+      partIds: ["part"],
+      stageIds: {},
+      accountIds: ["account"],
+      sprint: "sprint",
+    };
+    const works = await makeWorks(async (fn) => fn(call), { rnd: random(1), count: () => {} }, setup, {
+      total: 2100,
+      seed: 1,
+      updateStatistics: async () => void events.push(`statistics at ${made}`),
+    });
+    expect(works.workIds).toHaveLength(2100);
+    expect(events).toEqual([
+      "statistics at 0",
+      "statistics at 250",
+      "statistics at 500",
+      "statistics at 1000",
+      "statistics at 2000",
+    ]);
   });
 });

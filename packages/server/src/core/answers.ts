@@ -1,11 +1,12 @@
-// The answers of reads, kept while what they were made from is unchanged. On a SQLite file (the store has
-// `changes`), a read whose handler answered from stored documents as they are (a JsonText: works.get, the
-// pages of tags.list and the other lists) is kept under its operation, its caller's organization, user and
-// scopes, the base URL and its query string as sent, with the change count of every family of records it
-// read (and of credentials, when it read organizations, users or tokens). A later request asking the same
-// is answered the kept bytes while those counts are unchanged (see ../store/changes.ts): no input check, no
-// handler, no query. Exact: a change committed before a request began, by any connection of any process,
-// has moved the file's version the request reads, and so the counts it compares.
+// The answers of reads, kept while what they were made from is unchanged. On a store that says what is
+// committed (`changes`: a SQLite file, or PostgreSQL), a read whose handler answered from stored documents as
+// they are (a JsonText: works.get, the pages of tags.list and the other lists) is kept under its operation,
+// its caller's organization, user and scopes, the base URL and its query string as sent, with the change
+// count of every family of records it read (and of credentials, when it read organizations, users or
+// tokens), as read before it ran. A later request asking the same is answered the kept bytes while those
+// counts, as read for that request, are unchanged (see ../store/changes.ts): no input check, no handler, no
+// query. Exact: a change committed before a request began, by any connection of any process, is counted in
+// what the request reads (the argument is in the server README, "Kept answers and credentials").
 import type { Changes, Snapshot } from "../store/changes.js";
 import type { Store } from "../store/types.js";
 import type { Authenticated } from "./auth.js";
@@ -93,28 +94,36 @@ export class AnswerCache {
     return `${operation.name}\n${org.id}\n${user.id}\n${token.scopes.join(" ")}\n${facts.baseUrl}\n${query}`;
   }
 
-  /**
-   * The kept answer of `key`, when what it was made from is unchanged `at` (what is committed, as read during
-   * the caller's request; read now when not given).
-   */
-  get(key: string, at?: Snapshot): JsonText | undefined {
+  /** What is committed now, for a caller that has not read it during its request. */
+  committed(): Snapshot | Promise<Snapshot> {
+    return this.changes.now();
+  }
+
+  /** The kept answer of `key`, when what it was made from is unchanged `at` (what is committed now). */
+  get(key: string, at: Snapshot): JsonText | undefined {
     const kept = this.#entries.get(key);
     if (!kept) return undefined;
-    if (this.#current(kept, at ?? this.changes.now())) return kept.answer;
+    if (this.#current(kept, at)) return kept.answer;
     this.#drop(key, kept);
     return undefined;
   }
 
   /**
-   * Runs `read` on a store that notes what it reads, and keeps its answer under `key` when it is stored
-   * documents as they are and nothing was committed while it ran (else it could mix two states of the file).
+   * Runs `read` on a store that notes what it reads, and keeps its answer under `key` with the counts `at`
+   * (read before `read` runs) when it is stored documents as they are. Not when something is known to have
+   * been committed while it ran: the answer may then be newer than those counts, and the next request would
+   * not be answered it anyway.
    */
-  async through(key: string, store: Store, read: (store: Store) => Promise<unknown>): Promise<unknown> {
-    const before = this.changes.now();
+  async through(
+    key: string,
+    store: Store,
+    read: (store: Store) => Promise<unknown>,
+    at: Snapshot,
+  ): Promise<unknown> {
     const reads = new Reads();
     const answer = await read(recording(store, reads));
-    if (answer instanceof JsonText && !reads.uncovered && this.changes.unchangedSince(before)) {
-      this.#keep(key, answer, reads, before);
+    if (answer instanceof JsonText && !reads.uncovered && !this.changes.movedSince(at)) {
+      this.#keep(key, answer, reads, at);
     }
     return answer;
   }

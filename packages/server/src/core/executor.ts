@@ -88,11 +88,16 @@ export function createExecutor(options: ExecutorOptions): Executor {
     async read(operation, caller, facts, query, input, committed) {
       if (!answers || !operation.safe) return executor.run(operation, caller, facts, await input(), true);
       const key = answers.key(operation, caller, facts, query);
-      const kept = answers.get(key, committed);
+      const at = committed ?? (await answers.committed());
+      const kept = answers.get(key, at);
       if (kept) return kept;
       const value = await input();
-      return answers.through(key, store, async (reading) =>
-        checked(operation, await runHandler(reading, handlers, operation, caller, facts, value)),
+      return answers.through(
+        key,
+        store,
+        async (reading) =>
+          checked(operation, await runHandler(reading, handlers, operation, caller, facts, value)),
+        at,
       );
     },
   };

@@ -16,7 +16,7 @@ declare module "fastify" {
   interface FastifyRequest {
     auth?: Authenticated;
     /**
-     * What was committed to a SQLite file when this request was authenticated: read once per request, for
+     * What was committed to the database when this request was authenticated: read once per request, for
      * the credentials and the kept answers alike (see ../store/changes.ts).
      */
     committed?: Snapshot;
@@ -54,7 +54,10 @@ export const guard = shared<GuardOptions>(async (fastify, options) => {
       );
     }
     const orgCheck = operation.errorTypes.includes("dev_org_deactivated");
-    const committed = options.store.changes?.now();
+    // At once on a SQLite file; one statement on PostgreSQL (the request's one round trip when its
+    // credentials and its answer are kept).
+    const reading = options.store.changes?.now();
+    const committed = reading instanceof Promise ? await reading : reading;
     if (committed) request.committed = committed;
     request.auth = await authenticateCounted(limits, request, () =>
       authenticate(options.store, request.headers.authorization, orgCheck, committed),

@@ -64,6 +64,7 @@ export async function seed(
     total: options.works ?? 300,
     seed: options.seed ?? 1,
     onProgress: options.onProgress,
+    updateStatistics: () => store.updateStatistics(),
   });
   // Customers and their conversations, content, configuration.
   await run(async (call) => {

@@ -94,12 +94,12 @@ export function toCredentials(row: CredentialsRow): Credentials {
 }
 
 /**
- * Credentials by token hash, kept only while no token, organization or user has changed: `changes` (see
- * Changes) reads the file's version on every lookup, and only when it moved the count that triggers move with
- * every insert, update or delete of a token, organization or user, in the same transaction; only when that
- * count moved is everything kept dropped. So a revocation or deactivation fails the very next request in
- * every process sharing the file, writes to other records keep the cache, and expiry is checked on every
- * request from the kept token. No time-based expiry is involved.
+ * Credentials by token hash, kept only while no token, organization or user has changed: the count of
+ * credential changes (see Changes), which triggers move in the same transaction as every insert, update or
+ * delete of a token, organization or user, is read once per request; only when it moved is everything kept
+ * dropped. So a revocation or deactivation fails the very next request in every process sharing the
+ * database, writes to other records keep the cache, and expiry is checked on every request from the kept
+ * token. No time-based expiry is involved.
  */
 export class CredentialsCache {
   readonly #entries = new Map<string, Credentials>();
@@ -119,7 +119,7 @@ export class CredentialsCache {
     read: () => Promise<Credentials | undefined>,
     at?: Snapshot,
   ): Promise<Credentials | undefined> {
-    const snapshot = at ?? this.changes.now();
+    const snapshot = at ?? (await this.changes.now());
     if (snapshot.credentials !== this.#credentialVersion) {
       this.#entries.clear();
       this.#credentialVersion = snapshot.credentials;
@@ -127,8 +127,14 @@ export class CredentialsCache {
     const kept = this.#entries.get(hash);
     if (kept) return kept;
     const credentials = await read();
-    // Not kept if anything committed meanwhile: they could predate a change to credentials.
-    if (credentials && this.changes.unchangedSince(snapshot)) {
+    // Read after `snapshot`, they are at least as new as its count: kept under that count, unless another
+    // request has meanwhile moved the cache to another count (they could then be older than it), or
+    // something was committed meanwhile (then they could be newer, and the next request would miss them).
+    if (
+      credentials &&
+      this.#credentialVersion === snapshot.credentials &&
+      !this.changes.movedSince(snapshot)
+    ) {
       if (this.#entries.size >= this.size) this.#entries.clear();
       this.#entries.set(hash, credentials);
     }

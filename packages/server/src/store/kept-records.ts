@@ -1,6 +1,6 @@
 // Records of families that change seldom but are read on hot paths (a work's stage diagram, read by every
 // works.create), kept between reads on a SQLite file while their family is unchanged. No time-based expiry.
-import type { Changes } from "./changes.js";
+import type { FileChanges } from "./changes.js";
 import { KEPT_KINDS } from "./migrations.js";
 import type { StoredRecord } from "./types.js";
 
@@ -13,7 +13,7 @@ interface Kept {
 /**
  * A family's change count (migration `0007_family_changes`) moves in the same transaction as every
  * change to one of its records, by any connection of any process, and only ever moves up once committed.
- * `changes` says what is committed (see Changes); `transactionCount` reads the count on the write
+ * `changes` says what is committed (see FileChanges); `transactionCount` reads the count on the write
  * connection, where a transaction also sees its own changes and, under group commit, those of the
  * transactions sharing its commit.
  *
@@ -29,7 +29,7 @@ export class KeptRecords {
   readonly #entries = new Map<string, Kept>();
 
   constructor(
-    private readonly changes: Changes,
+    private readonly changes: FileChanges,
     private readonly transactionCount: (kind: string) => number,
     private readonly size = 10_000,
   ) {}

@@ -2,6 +2,7 @@
 // records applied migrations in its own table and skips them on the next start; new migrations are appended
 // to MIGRATIONS under a name that sorts after the existing ones, never edited once released.
 import { type Kysely, type Migration, type MigrationProvider, type RawBuilder, sql } from "kysely";
+import { postgresChanges } from "./postgres-changes.js";
 import type { DB } from "./tables.js";
 
 export type DialectName = "sqlite" | "postgres";
@@ -16,9 +17,13 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     "0006_records_parent_modified": recordsParentModified(),
     "0007_family_changes": familyChanges(dialect),
     "0008_no_index_samples": noIndexSamples(dialect),
+    "0009_postgres_changes": dialect === "postgres" ? postgresChanges() : NOTHING,
   };
   return { getMigrations: async () => migrations };
 }
+
+/** A migration with nothing to do on this dialect. */
+const NOTHING: Migration = { up: async () => {} };
 
 /** The column types that differ between the dialects. */
 interface ColumnTypes {
@@ -206,8 +211,8 @@ const CREDENTIAL_TABLES = ["tokens", "orgs", "dev_users"];
 /**
  * On SQLite, a one-row counter that triggers move in the same transaction as every insert, update or delete
  * of a token, organization or user: a store that keeps credentials (see CredentialsCache) reads it when the
- * file has changed, and keeps what it holds when the change was elsewhere. PostgreSQL keeps no credentials,
- * so the migration does nothing there.
+ * file has changed, and keeps what it holds when the change was elsewhere. On PostgreSQL the same count is
+ * made by 0009_postgres_changes, so the migration does nothing there.
  */
 function credentialChanges(dialect: DialectName): Migration {
   return {
@@ -243,7 +248,7 @@ export const KEPT_KINDS = ["stage_diagram"] as const;
 /**
  * On SQLite, a counter per kept family that triggers move in the same transaction as every insert, update or
  * delete of one of its records: a store that keeps such records (see KeptRecords) compares it with the count
- * it read them at. PostgreSQL keeps nothing, so the migration does nothing there.
+ * it read them at. PostgreSQL keeps no records, so the migration does nothing there.
  */
 function keptRecordChanges(dialect: DialectName): Migration {
   // Literals: a trigger's SQL cannot take bound parameters.
@@ -356,7 +361,8 @@ const KEPT_TRIGGERS = ["insert", "update", "delete"].map((event) => `records_${e
  * answers of reads are kept while the families they read are unchanged (see Changes). Each insert, update or
  * delete of a record moves its family's count in the same transaction (an upsert: a family's row appears
  * with its first change, and a family without one counts 0). The families that already have records start
- * at 0 with a row of their own. PostgreSQL keeps nothing, so the migration does nothing there.
+ * at 0 with a row of their own. On PostgreSQL the same counts are made by 0009_postgres_changes, so the
+ * migration does nothing there.
  */
 function familyChanges(dialect: DialectName): Migration {
   const count = (kind: string) =>

@@ -16,7 +16,7 @@ import {
   SqliteDriver,
   sql,
 } from "kysely";
-import { Changes } from "./changes.js";
+import { type Counts, DatabaseChanges, FileChanges } from "./changes.js";
 import { BACKSTOP_FRAMES, type CheckpointMode, startCheckpointThread } from "./checkpoints.js";
 import { CredentialsCache } from "./credentials.js";
 import { KeptRecords } from "./kept-records.js";
@@ -130,7 +130,7 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
   const dataVersion = reader.prepare("pragma data_version").pluck();
   const credentialChanges = reader.prepare("select n from credential_changes where id = 1").pluck();
   const familyChanges = reader.prepare("select kind, n from kept_record_changes").raw();
-  const changes = new Changes(
+  const changes = new FileChanges(
     () => dataVersion.get() as number,
     () => ({
       credentials: credentialChanges.get() as number,
@@ -193,7 +193,22 @@ async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Pro
     throw error;
   }
   options.logger?.info(`store: PostgreSQL${schema ? `, schema ${schema}` : ""}`);
-  return new SqlStore(db, "postgres");
+  // Every count in one statement, once per request (see DatabaseChanges); the credentials count is the row of
+  // kind null.
+  const counts = sql<{ kind: string | null; n: string }>`select null as kind, n from credential_changes
+    union all select kind, n from kept_record_changes`.compile(db);
+  const changes = new DatabaseChanges(async (): Promise<Counts> => {
+    const { rows } = await db.executeQuery(counts);
+    let credentials = 0;
+    const families = new Map<string, number>();
+    // bigint columns come as strings; a count stays far below 2^53.
+    for (const { kind, n } of rows) {
+      if (kind === null) credentials = Number(n);
+      else families.set(kind, Number(n));
+    }
+    return { credentials, families };
+  });
+  return new SqlStore(db, "postgres", new CredentialsCache(changes), undefined, undefined, changes);
 }
 
 async function createSchema(db: Kysely<DB>, schema: string): Promise<void> {

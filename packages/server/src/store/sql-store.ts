@@ -45,7 +45,7 @@ export class SqlStore implements Store {
     private readonly credentialsCache?: CredentialsCache,
     compiled?: CompiledQueries,
     private readonly kept?: KeptRecords,
-    /** What has been committed to the file (a SQLite file's root store only). */
+    /** What has been committed (the root store of a SQLite file or of PostgreSQL). */
     readonly changes?: Changes,
   ) {
     this.#db = db;

@@ -174,7 +174,7 @@ export interface Store {
   readonly dialect: "sqlite" | "postgres";
   /**
    * What has been committed, for caches that must see every change at once (see ./changes.ts): on the root
-   * store of a SQLite file only (PostgreSQL and a transaction's store have none).
+   * store of a SQLite file or of PostgreSQL (an in-memory database and a transaction's store have none).
    */
   readonly changes?: Changes;
   /** Runs `fn` in one transaction; every store call made through `tx` is part of it. */
