@@ -78,6 +78,20 @@ function recording(store: Store, reads: Reads): Store {
   });
 }
 
+/**
+ * The scopes of a token as one text, made once per list: the kept credentials hand every request the same
+ * token and list; joining an admin token's 90 scopes on every request was about 2% of a kept read's CPU profile.
+ */
+const scopeTexts = new WeakMap<readonly string[], string>();
+function scopesText(scopes: readonly string[]): string {
+  let text = scopeTexts.get(scopes);
+  if (text === undefined) {
+    text = scopes.join(" ");
+    scopeTexts.set(scopes, text);
+  }
+  return text;
+}
+
 export class AnswerCache {
   readonly #entries = new Map<string, Kept>();
   #bytes = 0;
@@ -91,7 +105,7 @@ export class AnswerCache {
   /** What identifies a read's answer. */
   key(operation: Operation, caller: Authenticated, facts: RequestFacts, query: string): string {
     const { org, user, token } = caller;
-    return `${operation.name}\n${org.id}\n${user.id}\n${token.scopes.join(" ")}\n${facts.baseUrl}\n${query}`;
+    return `${operation.name}\n${org.id}\n${user.id}\n${scopesText(token.scopes)}\n${facts.baseUrl}\n${query}`;
   }
 
   /** What is committed now, for a caller that has not read it during its request. */
