@@ -88,7 +88,9 @@ const DECODERS: Record<string, () => Transform> = {
  * this server cannot decode is a 415. A form is read from the connection itself, so it takes no encoding.
  */
 function decoded(request: FastifyRequest, payload: RequestPayload): RequestPayload {
-  const codings = String(request.headers["content-encoding"] ?? "")
+  const encoding = request.headers["content-encoding"];
+  if (encoding === undefined) return payload; // most requests: nothing to split
+  const codings = String(encoding)
     .split(",")
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding !== "" && coding !== "identity");
