@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { figureOf as figure, formatClientCpu, goalOf as goal } from "./table.mjs";
+import { COLUMNS, cellsOf, formatClientCpu } from "./table.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const readme = join(here, "..", "README.md");
@@ -35,22 +35,9 @@ function block(meta, rows, raw) {
   const lines = [
     heading,
     "",
-    "| measure | workapi | peer | peer figure | ratio | goal | |",
+    `| ${COLUMNS.join(" | ")} |`,
     "|---|--:|---|--:|--:|---|---|",
-    ...rows.map((r) =>
-      [
-        r.measure,
-        figure(r.ours, r.unit),
-        r.peerName,
-        figure(r.peer, r.unit),
-        r.ratio === undefined ? "" : `${r.ratio.toFixed(2)}x`,
-        goal(r),
-        r.pass === undefined ? "" : r.pass ? "pass" : "FAIL",
-      ]
-        .join(" | ")
-        .replace(/^/, "| ")
-        .replace(/$/, " |"),
-    ),
+    ...rows.map((r) => `| ${cellsOf(r).join(" | ")} |`),
     "",
     formatClientCpu(raw.loadGeneratorCpu ?? {}).trim(),
   ];

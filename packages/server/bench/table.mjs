@@ -17,19 +17,22 @@ export function goalOf(r) {
   return `${r.goalKind} ${r.goal}x`;
 }
 
-export function formatTable(rows, run) {
-  const table = [
-    ["measure", "workapi", "peer", "peer figure", "ratio", "goal", ""],
-    ...rows.map((r) => [
-      r.measure,
-      figureOf(r.ours, r.unit),
-      r.peerName,
-      figureOf(r.peer, r.unit),
-      r.ratio === undefined ? "" : `${r.ratio.toFixed(2)}x`,
-      goalOf(r),
-      r.pass === undefined ? "" : r.pass ? "pass" : "FAIL",
-    ]),
+/** The table's columns, and one row's cells as printed (also in the README's table: ./readme-table.mjs). */
+export const COLUMNS = ["measure", "workapi", "peer", "peer figure", "ratio", "goal", ""];
+export function cellsOf(r) {
+  return [
+    r.measure,
+    figureOf(r.ours, r.unit),
+    r.peerName,
+    figureOf(r.peer, r.unit),
+    r.ratio === undefined || r.ratio === null ? "" : `${r.ratio.toFixed(2)}x`,
+    goalOf(r),
+    r.pass === undefined || r.pass === null ? "" : r.pass ? "pass" : "FAIL",
   ];
+}
+
+export function formatTable(rows, run) {
+  const table = [COLUMNS, ...rows.map(cellsOf)];
   const widths = table[0].map((_, i) => Math.max(...table.map((line) => line[i].length)));
   const numeric = new Set([1, 3, 4]);
   const format = (line) =>
