@@ -82,12 +82,15 @@ export class LoadShedder {
   /** When the loop last finished a turn that read requests, and its idle time then (ms, cumulative). */
   #turnEnd = 0;
   #idleAtTurnEnd = 0;
-  /** When the current turn read its first request, and the requests it served. */
-  #turnFirst = 0;
+  /** When the current turn read its first request (undefined between turns), and the requests it served. */
+  #turnFirst: number | undefined;
   #servedInTurn = 0;
+  /** Ends a turn; while behind, notes when and the loop's idle time then (the next turn's origin needs it). */
   readonly #endTurn = () => {
+    this.#turnFirst = undefined;
     this.#turnOrigin = undefined;
     this.#servedInTurn = 0;
+    if (!this.#behind) return;
     this.#turnEnd = performance.now();
     this.#idleAtTurnEnd = performance.eventLoopUtilization().idle;
   };
@@ -175,15 +178,18 @@ export class LoadShedder {
   #overBudget(): boolean {
     if (this.#timer === undefined) return false; // shedding off, or the server not listening
     const now = performance.now();
-    if (this.#turnOrigin === undefined) {
-      const idle = performance.eventLoopUtilization().idle - this.#idleAtTurnEnd;
-      this.#turnOrigin = Math.min(now, this.#turnEnd + idle);
+    if (this.#turnFirst === undefined) {
       this.#turnFirst = now;
       setImmediate(this.#endTurn);
     }
     const goal = this.options.maxEventLoopDelayMs;
     // Not behind: only the turn's own requests count (what came before it, e.g. one long task, does not).
     if (!this.#behind) return this.#servedInTurn > 0 && now - this.#turnFirst > goal * FLOOD_FACTOR;
+    // The loop's idle time is read once a turn, and only while behind (the common path reads the clock).
+    if (this.#turnOrigin === undefined) {
+      const idle = performance.eventLoopUtilization().idle - this.#idleAtTurnEnd;
+      this.#turnOrigin = Math.min(this.#turnFirst, this.#turnEnd + idle);
+    }
     return now - this.#turnOrigin > this.#budgetMs || this.#backlogMs() > goal;
   }
 
@@ -249,11 +255,11 @@ export class LoadShedder {
     if (delayMs > goal || (rolled && busy > busyGoal && delayMs > goal / QUEUED_FRACTION)) {
       if (!this.#behind) {
         // The first turn counts from now, not from a turn that ended before the server fell behind.
+        this.#behind = true;
         this.#lastRefusal = now;
         this.#budgetMs = goal;
         this.#endTurn();
       }
-      this.#behind = true;
     } else if (this.#behind && now - this.#lastRefusal > CALM_MS) {
       this.#behind = false;
     }
