@@ -32,8 +32,11 @@ export async function getJson(url, headers) {
   return response.json();
 }
 
-/** Median milliseconds of `fn` over `runs` calls, interleaved with the other functions given. */
-export async function interleavedTimes(fns, runs) {
+/**
+ * Median milliseconds of `fn` over `runs` calls, interleaved with the other functions given; `every`, when
+ * given, receives each function's milliseconds of every run (the bench keeps them in its raw figures).
+ */
+export async function interleavedTimes(fns, runs, every) {
   const times = fns.map(() => []);
   for (let run = 0; run < runs; run++) {
     for (const [i, fn] of fns.entries()) {
@@ -42,5 +45,6 @@ export async function interleavedTimes(fns, runs) {
       times[i].push(performance.now() - t);
     }
   }
+  every?.(times);
   return times.map(median);
 }

@@ -338,6 +338,9 @@ try {
   const [exportMs, stringifyMs] = await interleavedTimes(
     [fetchBytes(exportUrl, auth), () => JSON.stringify(payload)],
     knobs.exportRuns,
+    ([exportRuns, stringifyRuns]) => {
+      raw.exportMs = { export: exportRuns, stringify: stringifyRuns };
+    },
   );
 
   // The client's named call against a raw fetch of the same read.

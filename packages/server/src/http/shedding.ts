@@ -9,16 +9,18 @@
 // sustainable load the refusals alone filled the event loop and the served requests' p99 reached 13 s. Here the
 // refusal is prebuilt bytes written from Node's request event, before Fastify sees the request.
 //
-// What is refused while behind is decided per turn of the event loop: the requests read in one turn wait for
-// the work done before them in it (a read is served within the turn that read it; a write is posted to the
-// write thread), so once a turn has been busy for the delay goal, the rest of its requests are refused. A
-// turn then holds at most the goal of served work however many requests are queued. The refusals need room
-// too: a loop with no idle moment answers fewer requests than arrive and the callers' queues grow, so while
-// the loop stays busy over its limit the turn's budget of served work is halved each 50 ms, and raised slowly
-// while it has room. (A share admitted at random, cut and raised by the measured delay, swung between a
-// twentieth and a half at four times the sustainable load; with a fixed budget of 20 ms per turn the loop
-// never idled and the callers' queues grew: served p99 6 s at 4x where bare Node refusing everything kept
-// 209 ms. With the adaptive budget: 321 ms, against that floor's 58 ms, in one run.)
+// What is refused while behind is decided by an admitted rate: the server serves at most so many requests a
+// second (a token bucket that holds at most a few milliseconds' worth, so they come evenly) and refuses the
+// rest. The rate starts at half what the server served just before it fell behind and follows the event
+// loop's busy share, every 50 ms: cut while the loop is busier than its limit allows, raised while it has
+// room. The refusals need room too: a loop with no idle moment answers no faster than requests arrive, and
+// the queue that built in the callers' connection pools while the overload was detected never drains
+// (served p50 800 ms at four times the sustainable load, with every tick on time). Besides, a turn of the
+// loop refuses what comes after it has served the delay goal's worth of work, and every request is refused
+// while the oldest write has waited longer than the goal. (Tried before, each measured at 4x: a share of
+// arrivals admitted at random swung between a twentieth and a half, 0.4-4 s; a budget of served work per
+// turn, halved while busy, 200-500 ms on a slow machine but 1.2 s on a fast one, where the loop turns
+// thousands of times a second and serving one request a turn alone filled it.)
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { FastifyBaseLogger, FastifyServerOptions } from "fastify";
@@ -41,16 +43,33 @@ export interface SheddingOptions {
 /** How often the delay is measured. */
 const TICK_MS = 10;
 /**
- * Before the server counts as behind (which takes a few late ticks), a turn's requests are refused once the
- * requests it served took this many times the delay goal: a sudden flood must not make the first turns long
- * while it is detected. One long task sheds nothing: the work before a turn does not count here.
+ * A flood puts the server behind at once, without waiting for late ticks (the backlog that builds in the
+ * callers' pools meanwhile outlives the flood's start: served p99 0.5-1.3 s at four times the sustainable
+ * load when only late ticks told): a turn of the event loop that has served this many times the delay goal
+ * refuses the rest of its requests. One long task sheds nothing: the work before a turn does not count here.
  */
-const FLOOD_FACTOR = 3;
-/** Each 50 ms window while behind, a turn's budget of served work is cut or raised by these factors. */
-const BUDGET_CUT = 0.5;
-const BUDGET_RAISE = 1.1;
-/** The least served work (ms) a turn may hold while behind: the server always serves some. */
-const MIN_BUDGET_MS = 0.25;
+const FLOOD_FACTOR = 1;
+/**
+ * ...and only a turn that served this many requests: a flood comes from many callers at once, while a few
+ * callers' requests (one each per turn) in a turn lengthened by a garbage collection or a slow query are not
+ * one (and, refused, such callers resend at once and would keep the server behind).
+ */
+const FLOOD_REQUESTS = 16;
+/**
+ * On falling behind, the admitted rate starts at this share of the rate served in the last 50 ms window (the
+ * callers' queues are already growing by then).
+ */
+const FIRST_RATE_SHARE = 0.25;
+/** Each 50 ms window while behind, the admitted rate is cut or raised by these factors. */
+const RATE_CUT = 0.7;
+const RATE_RAISE = 1.1;
+/** While behind, the loop's busy share is kept between the limit less these points (it needs idle moments). */
+const BUSY_HIGH_MARGIN = 5;
+const BUSY_LOW_MARGIN = 20;
+/** The least admitted rate (requests a second): the server always serves some. */
+const MIN_RATE = 20;
+/** The admitted requests may come together at most this many ms' worth of the rate at once. */
+const BURST_MS = 5;
 /** Once behind, the server stays so until no request was refused for this long (ms). */
 const CALM_MS = 1000;
 /** The ticks that must all come late for the event loop to count as behind. */
@@ -64,35 +83,25 @@ const QUEUED_FRACTION = 2;
 /** The window (ms) over which the event loop's busy share is measured. */
 const WINDOW_MS = 50;
 export class LoadShedder {
-  /** Whether the server is behind: then each turn's requests past the turn's budget are refused. */
+  /** Whether the server is behind: then requests past the admitted rate are refused. */
   #behind = false;
-  /**
-   * While behind, the served work (ms) a turn may hold: the delay goal at first, cut while the loop is still
-   * busy all the time (the refusals need room too: a loop with no idle moment answers fewer requests than
-   * arrive, and the callers' queues grow), raised again while it has room.
-   */
-  #budgetMs = 0;
+  /** While behind, the requests a second served (the others are refused). */
+  #rate = 0;
+  /** The token bucket of the admitted rate: requests that may be served now, and when it was last filled. */
+  #tokens = 0;
+  #filledAt = 0;
+  /** Requests served in the current 50 ms window, and the rate (per second) served in the last one. */
+  #servedInWindow = 0;
+  #servedRate = 0;
   /** When a request was last refused, or the server last fell behind. */
   #lastRefusal = 0;
-  /**
-   * When the current turn of the event loop began as its requests see it (the work done since the loop last
-   * finished a turn that read requests, its idle wait for I/O not counted); undefined between turns.
-   */
-  #turnOrigin: number | undefined;
-  /** When the loop last finished a turn that read requests, and its idle time then (ms, cumulative). */
-  #turnEnd = 0;
-  #idleAtTurnEnd = 0;
-  /** When the current turn read its first request (undefined between turns), and the requests it served. */
+  /** When the current turn of the event loop read its first request (undefined between turns). */
   #turnFirst: number | undefined;
+  /** The requests the current turn served. */
   #servedInTurn = 0;
-  /** Ends a turn; while behind, notes when and the loop's idle time then (the next turn's origin needs it). */
   readonly #endTurn = () => {
     this.#turnFirst = undefined;
-    this.#turnOrigin = undefined;
     this.#servedInTurn = 0;
-    if (!this.#behind) return;
-    this.#turnEnd = performance.now();
-    this.#idleAtTurnEnd = performance.eventLoopUtilization().idle;
   };
   #shedSinceLog = 0;
   #worstDelayMs = 0;
@@ -149,6 +158,7 @@ export class LoadShedder {
       if (this.#overBudget()) this.#refuse(request, response);
       else {
         this.#servedInTurn++;
+        this.#servedInWindow++;
         route(request, response);
       }
     });
@@ -169,11 +179,12 @@ export class LoadShedder {
   }
 
   /**
-   * Whether this request would wait longer than the goal: the loop has been busy for longer than that in this
-   * turn, or the oldest write has waited longer. The first request of a turn marks where the turn began and
-   * asks to be told when it ends (setImmediate runs right after the turn's I/O callbacks). What the turn
-   * counts: the timers and I/O callbacks since the last turn that read requests ended (answers of the write
-   * thread, of PostgreSQL and Redis included), and the requests served before this one in it.
+   * Whether this request is refused. Before the server counts as behind, only a flood is: a turn of the event
+   * loop whose own requests took FLOOD_FACTOR times the delay goal refuses the rest (what came before the
+   * turn, e.g. one long task, does not count). While behind: a request past the admitted rate, one read in a
+   * turn that has served the delay goal's worth, and every request while the oldest write has waited longer
+   * than the goal. The first request of a turn asks to be told when the turn ends (setImmediate runs right
+   * after the turn's I/O callbacks).
    */
   #overBudget(): boolean {
     if (this.#timer === undefined) return false; // shedding off, or the server not listening
@@ -183,14 +194,20 @@ export class LoadShedder {
       setImmediate(this.#endTurn);
     }
     const goal = this.options.maxEventLoopDelayMs;
-    // Not behind: only the turn's own requests count (what came before it, e.g. one long task, does not).
-    if (!this.#behind) return this.#servedInTurn > 0 && now - this.#turnFirst > goal * FLOOD_FACTOR;
-    // The loop's idle time is read once a turn, and only while behind (the common path reads the clock).
-    if (this.#turnOrigin === undefined) {
-      const idle = performance.eventLoopUtilization().idle - this.#idleAtTurnEnd;
-      this.#turnOrigin = Math.min(this.#turnFirst, this.#turnEnd + idle);
+    const turnMs = this.#servedInTurn > 0 ? now - this.#turnFirst : 0;
+    if (!this.#behind) {
+      if (turnMs <= goal * FLOOD_FACTOR || this.#servedInTurn < FLOOD_REQUESTS) return false;
+      // A flood: its backlog would build in the callers' pools while the ticks came late enough to tell.
+      this.#fallBehind(now);
+      return true;
     }
-    return now - this.#turnOrigin > this.#budgetMs || this.#backlogMs() > goal;
+    if (turnMs > goal || this.#backlogMs() > goal) return true;
+    const burst = Math.max(1, (this.#rate * BURST_MS) / 1000);
+    this.#tokens = Math.min(burst, this.#tokens + ((now - this.#filledAt) * this.#rate) / 1000);
+    this.#filledAt = now;
+    if (this.#tokens < 1) return true;
+    this.#tokens -= 1;
+    return false;
   }
 
   #refuse(request: IncomingMessage, response: ServerResponse): void {
@@ -248,32 +265,37 @@ export class LoadShedder {
       const busy = performance.eventLoopUtilization(this.#window).utilization * 100;
       this.#busy = [this.#busy[1], busy];
       this.#window = performance.eventLoopUtilization();
+      this.#servedRate = (this.#servedInWindow * 1000) / (now - this.#windowStart);
+      this.#servedInWindow = 0;
       this.#windowStart = now;
     }
     const busy = Math.min(...this.#busy);
     const { maxEventLoopDelayMs: goal, maxEventLoopBusyPercent: busyGoal } = this.options;
     if (delayMs > goal || (rolled && busy > busyGoal && delayMs > goal / QUEUED_FRACTION)) {
-      if (!this.#behind) {
-        // The first turn counts from now, not from a turn that ended before the server fell behind.
-        this.#behind = true;
-        this.#lastRefusal = now;
-        this.#budgetMs = goal;
-        this.#endTurn();
-      }
+      if (!this.#behind) this.#fallBehind(now);
     } else if (this.#behind && now - this.#lastRefusal > CALM_MS) {
       this.#behind = false;
     }
-    if (this.#behind && rolled) this.#adjustBudget(this.#busy[1], goal, busyGoal);
+    if (this.#behind && rolled) this.#adjustRate(this.#busy[1], busyGoal);
     this.#worstDelayMs = Math.max(this.#worstDelayMs, delayMs);
     if (now - this.#lastLog >= 1000) this.#report(now);
     this.#timer = setTimeout(() => this.#tick(), TICK_MS);
     this.#timer.unref();
   }
 
-  /** Each window while behind: a loop still busy over the limit serves less per turn; one with room, more. */
-  #adjustBudget(busy: number, goal: number, busyGoal: number): void {
-    if (busy > busyGoal) this.#budgetMs = Math.max(MIN_BUDGET_MS, this.#budgetMs * BUDGET_CUT);
-    else if (busy < busyGoal - 10) this.#budgetMs = Math.min(goal, this.#budgetMs * BUDGET_RAISE);
+  /** The server is behind from `now`: the admitted rate starts at a share of the rate served last. */
+  #fallBehind(now: number): void {
+    this.#behind = true;
+    this.#lastRefusal = now;
+    this.#rate = Math.max(MIN_RATE, this.#servedRate * FIRST_RATE_SHARE);
+    this.#tokens = 0;
+    this.#filledAt = now;
+  }
+
+  /** Each window while behind: a loop busier than its limit allows serves fewer; one with room, more. */
+  #adjustRate(busy: number, busyGoal: number): void {
+    if (busy > busyGoal - BUSY_HIGH_MARGIN) this.#rate = Math.max(MIN_RATE, this.#rate * RATE_CUT);
+    else if (busy < busyGoal - BUSY_LOW_MARGIN) this.#rate *= RATE_RAISE;
   }
 
   /** One log line a second while requests are shed, not one per refused request. */
@@ -284,7 +306,7 @@ export class LoadShedder {
           shed: this.#shedSinceLog,
           worstDelayMs: Math.round(this.#worstDelayMs),
           behind: this.#behind,
-          turnBudgetMs: Number(this.#budgetMs.toFixed(1)),
+          admittedPerSecond: Math.round(this.#rate),
         },
         `overloaded: ${this.#shedSinceLog} requests answered 503 in the last ${Math.round((now - this.#lastLog) / 1000)} s`,
       );
