@@ -193,20 +193,28 @@ async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Pro
     throw error;
   }
   options.logger?.info(`store: PostgreSQL${schema ? `, schema ${schema}` : ""}`);
-  // Every count in one statement, once per request (see DatabaseChanges); the credentials count is the row of
-  // kind null.
-  const counts = sql<{ kind: string | null; n: string }>`select null as kind, n from credential_changes
-    union all select kind, n from kept_record_changes`.compile(db);
+  // Every count in one statement, once per request (see DatabaseChanges), as one value: the credentials count,
+  // then each family's as `kind=n`, separated by spaces (kinds hold no spaces). A row per family cost the
+  // driver about 10% of a kept read's CPU profile in parsing them.
+  const counts = sql<{ counts: string }>`select (select n from credential_changes)::text
+    || coalesce((select string_agg(' ' || kind || '=' || n, '') from kept_record_changes), '') as counts`.compile(
+    db,
+  );
+  // Read as they were the last time, most of the time: then they are not parsed again.
+  let last: { text: string; counts: Counts } | undefined;
   const changes = new DatabaseChanges(async (): Promise<Counts> => {
     const { rows } = await db.executeQuery(counts);
-    let credentials = 0;
+    const text = rows[0]?.counts ?? "";
+    if (last?.text === text) return last.counts;
+    const [credentials = "0", ...kinds] = text.split(" ");
     const families = new Map<string, number>();
-    // bigint columns come as strings; a count stays far below 2^53.
-    for (const { kind, n } of rows) {
-      if (kind === null) credentials = Number(n);
-      else families.set(kind, Number(n));
+    for (const pair of kinds) {
+      const at = pair.lastIndexOf("=");
+      // A count stays far below 2^53.
+      families.set(pair.slice(0, at), Number(pair.slice(at + 1)));
     }
-    return { credentials, families };
+    last = { text, counts: { credentials: Number(credentials), families } };
+    return last.counts;
   });
   return new SqlStore(db, "postgres", new CredentialsCache(changes), undefined, undefined, changes);
 }
