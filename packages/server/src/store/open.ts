@@ -67,6 +67,31 @@ export async function dropPostgresSchema(databaseUrl: string, schema: string): P
   }
 }
 
+/** How long (ms) a new file's switch into WAL mode is retried while another process switches it too. */
+const WAL_SWITCH_MS = 10_000;
+
+/**
+ * `PRAGMA journal_mode = WAL`, retried while SQLite answers SQLITE_BUSY. Two processes opening a new file
+ * together both read it (a shared lock) and then need it alone to switch its journal mode; SQLite answers one
+ * of them SQLITE_BUSY at once rather than let the two wait for each other, whatever busy_timeout says. One of
+ * two servers started together on an empty data directory failed its start that way in a CI run ("database
+ * is locked"). The statement holds no lock once it has failed, so the other switches, and the retry finds
+ * the file in WAL mode.
+ */
+async function intoWal(sqlite: Database.Database): Promise<void> {
+  const deadline = performance.now() + WAL_SWITCH_MS;
+  for (;;) {
+    try {
+      sqlite.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      const busy = (error as { code?: string }).code === "SQLITE_BUSY";
+      if (!busy || performance.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20));
+    }
+  }
+}
+
 async function openSqlite(options: OpenStoreOptions): Promise<Store> {
   const { dataDir } = options;
   if (!dataDir) throw new Error("openStore: dataDir is required when no databaseUrl is given");
@@ -77,7 +102,7 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
   }
   const sqlite = new Database(file);
   sqlite.pragma("busy_timeout = 5000");
-  sqlite.pragma("journal_mode = WAL");
+  await intoWal(sqlite);
   // In WAL mode, NORMAL syncs the log at checkpoints rather than at every commit: a committed transaction
   // survives the process being killed (it is in the WAL file, which the OS holds), and only an OS crash or
   // power loss can take back the last commits. FULL would fsync every commit and hold the event loop while
