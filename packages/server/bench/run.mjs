@@ -52,7 +52,7 @@ const knobs = {
   works: Number(flags.works),
   warmUp: quick ? 2 : 5,
   coldStarts: quick ? 3 : 5,
-  exportRuns: quick ? 3 : 7,
+  exportRuns: quick ? 9 : 15,
   sequential: quick ? 100 : 500,
 };
 for (const [name, value] of Object.entries(knobs)) {

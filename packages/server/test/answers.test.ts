@@ -282,28 +282,57 @@ describe("the change counts read from PostgreSQL", () => {
     return { sent, changes };
   };
 
-  it("answers each request with a read begun after it asked, one read on its way at a time", async () => {
+  /** After the end of this turn of the event loop, when the reads it asked for are sent. */
+  const turnEnds = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("answers each request with a read begun after it asked: one per turn, two on their way at most", async () => {
     const { sent, changes } = source();
+    // Asked in one turn: one read, sent at its end.
     const first = changes.now();
-    // Asked while the first read is on its way: it may have begun before them, so they wait for the next.
     const second = changes.now();
+    expect(sent).toHaveLength(0);
+    await turnEnds();
+    expect(sent).toHaveLength(1);
+    // Asked once that read is on its way (it may have begun before them): a read of their own, at once.
     const third = changes.now();
+    await turnEnds();
+    expect(sent).toHaveLength(2);
+    // Two on their way: the next turn's requests wait for one of them to be answered.
+    const fourth = changes.now();
+    const fifth = changes.now();
+    await turnEnds();
+    expect(sent).toHaveLength(2);
+    sent[0]?.(1);
+    expect([(await first).credentials, (await second).credentials]).toEqual([1, 1]);
+    await vi.waitFor(() => expect(sent).toHaveLength(3));
+    sent[1]?.(2);
+    expect((await third).credentials).toBe(2);
+    sent[2]?.(3);
+    expect([(await fourth).credentials, (await fifth).credentials]).toEqual([3, 3]);
+    // Nothing on its way: the next request's read goes at the end of its turn.
+    const sixth = changes.now();
+    await turnEnds();
+    expect(sent).toHaveLength(4);
+    sent[3]?.(4);
+    expect((await sixth).credentials).toBe(4);
+  });
+
+  it("with one read on its way at most, a request that asks meanwhile waits for the next", async () => {
+    const sent: Array<(credentials: number) => void> = [];
+    const changes = new DatabaseChanges(
+      () => new Promise((resolve) => sent.push((credentials) => resolve({ credentials, families: new Map() }))),
+      1,
+    );
+    const first = changes.now();
+    await turnEnds();
+    const second = changes.now();
+    await turnEnds();
     expect(sent).toHaveLength(1);
     sent[0]?.(1);
     expect((await first).credentials).toBe(1);
     await vi.waitFor(() => expect(sent).toHaveLength(2));
-    // Asked once the second read is on its way: a third read.
-    const fourth = changes.now();
     sent[1]?.(2);
-    expect([(await second).credentials, (await third).credentials]).toEqual([2, 2]);
-    await vi.waitFor(() => expect(sent).toHaveLength(3));
-    sent[2]?.(3);
-    expect((await fourth).credentials).toBe(3);
-    // Nothing on its way: the next request sends at once.
-    const fifth = changes.now();
-    expect(sent).toHaveLength(4);
-    sent[3]?.(4);
-    expect((await fifth).credentials).toBe(4);
+    expect((await second).credentials).toBe(2);
   });
 
   it("fails the requests of a read that failed, and sends the next one all the same", async () => {
@@ -315,10 +344,11 @@ describe("the change counts read from PostgreSQL", () => {
         }),
     );
     const first = changes.now();
+    await vi.waitFor(() => expect(sent).toHaveLength(1));
     const second = changes.now();
+    await vi.waitFor(() => expect(sent).toHaveLength(2));
     sent[0]?.(new Error("connection lost"));
     await expect(first).rejects.toThrow("connection lost");
-    await vi.waitFor(() => expect(sent).toHaveLength(2));
     sent[1]?.();
     expect((await second).credentials).toBe(7);
   });

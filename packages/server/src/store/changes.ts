@@ -82,34 +82,47 @@ export class FileChanges implements Changes {
 /**
  * On PostgreSQL, where nothing tells a process for free that another committed: `readCounts` reads every
  * count in one statement (one round trip), whose snapshot sees every transaction committed before the
- * statement began. Requests that ask while a read is on its way share the next one, sent once it is
- * answered: the read on its way may have begun before they asked (and miss a commit made just before), the
- * next one begins after. So each request waits for one read begun after it asked, and the database answers
- * one read per round trip however many requests arrive meanwhile.
+ * statement began. The requests that ask during one turn of the event loop share one read, sent at the end of
+ * that turn (so it begins after every one of them asked); at most `maxInFlight` reads are on their way at
+ * once, on as many pool connections, and a turn's read waits for one of them to be answered when that many
+ * are. So each request waits for one read begun after it asked; a read on its way, which may have begun
+ * before, is never shared with a request that asked after it was sent. Reads overlap so that the requests of
+ * one turn do not wait for a whole round trip of the previous turn's read before theirs is sent: one at a
+ * time left the main thread idle a quarter of the time under load, waiting on the database.
  */
 export class DatabaseChanges implements Changes {
-  /** The read on its way. */
-  #sent: Promise<Snapshot> | undefined;
-  /** The read to send once the one on its way is answered, for the requests that asked meanwhile. */
-  #queued: Promise<Snapshot> | undefined;
+  /** How many reads are on their way. */
+  #inFlight = 0;
+  /** The read the requests of this turn (and of turns since, while reads were full) wait for. */
+  #next: { promise: Promise<Snapshot>; resolve: (s: Snapshot) => void; reject: (e: unknown) => void } | undefined;
+  /** Whether `#next` is to be sent at the end of this turn (else it waits for a read to be answered). */
+  #scheduled = false;
 
-  constructor(private readonly readCounts: () => Promise<Counts>) {}
+  constructor(
+    private readonly readCounts: () => Promise<Counts>,
+    private readonly maxInFlight = 2,
+  ) {}
 
   now(): Promise<Snapshot> {
-    if (this.#queued) return this.#queued;
-    const sent = this.#sent;
-    if (!sent) return this.#send();
-    const queued = sent
-      .then(
-        () => undefined,
-        () => undefined,
-      )
-      .then(() => {
-        this.#queued = undefined;
-        return this.#send();
+    let next = this.#next;
+    if (!next) {
+      let resolve: (s: Snapshot) => void = () => {};
+      let reject: (e: unknown) => void = () => {};
+      const promise = new Promise<Snapshot>((yes, no) => {
+        resolve = yes;
+        reject = no;
       });
-    this.#queued = queued;
-    return queued;
+      next = { promise, resolve, reject };
+      this.#next = next;
+    }
+    if (!this.#scheduled && this.#inFlight < this.maxInFlight) {
+      this.#scheduled = true;
+      setImmediate(() => {
+        this.#scheduled = false;
+        this.#send();
+      });
+    }
+    return next.promise;
   }
 
   /** Nothing is known without asking the database. */
@@ -117,13 +130,19 @@ export class DatabaseChanges implements Changes {
     return false;
   }
 
-  #send(): Promise<Snapshot> {
-    const read: Promise<Snapshot> = this.readCounts()
+  /** Sends the read the waiting requests share, if any and if a read may be sent. */
+  #send(): void {
+    const next = this.#next;
+    if (!next || this.#inFlight >= this.maxInFlight) return;
+    this.#next = undefined;
+    this.#inFlight++;
+    this.readCounts()
       .then(snapshotOf)
+      .then(next.resolve, next.reject)
       .finally(() => {
-        if (this.#sent === read) this.#sent = undefined;
+        this.#inFlight--;
+        // The requests that asked while every read was on its way: all asked before this moment.
+        if (!this.#scheduled) this.#send();
       });
-    this.#sent = read;
-    return read;
   }
 }

@@ -218,7 +218,7 @@ async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Pro
     throw error;
   }
   options.logger?.info(`store: PostgreSQL${schema ? `, schema ${schema}` : ""}`);
-  // Every count in one statement, once per request (see DatabaseChanges), as one value: the credentials count,
+  // Every count in one statement, shared by the requests of a turn (see DatabaseChanges), as one value: the credentials count,
   // then each family's as `kind=n`, separated by spaces (kinds hold no spaces). A row per family cost the
   // driver about 10% of a kept read's CPU profile in parsing them.
   const counts = sql<{ counts: string }>`select (select n from credential_changes)::text
