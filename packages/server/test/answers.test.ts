@@ -320,7 +320,8 @@ describe("the change counts read from PostgreSQL", () => {
   it("with one read on its way at most, a request that asks meanwhile waits for the next", async () => {
     const sent: Array<(credentials: number) => void> = [];
     const changes = new DatabaseChanges(
-      () => new Promise((resolve) => sent.push((credentials) => resolve({ credentials, families: new Map() }))),
+      () =>
+        new Promise((resolve) => sent.push((credentials) => resolve({ credentials, families: new Map() }))),
       1,
     );
     const first = changes.now();

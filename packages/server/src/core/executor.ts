@@ -10,6 +10,7 @@ import type { AnswerCache } from "./answers.js";
 import type { Authenticated } from "./auth.js";
 import { contextFor, type OperationHandler, type RequestFacts } from "./context.js";
 import { type Operation, requireStorableStrings } from "./contract.js";
+import { JsonChunks } from "./json-text.js";
 
 export type Handlers = Record<string, OperationHandler>;
 
@@ -66,7 +67,9 @@ export interface Executor {
 
 export function createExecutor(options: ExecutorOptions): Executor {
   const { store, handlers, writes, validateResponses, violations, answers } = options;
-  const checked = (operation: Operation, output: unknown) => {
+  const checked = async (operation: Operation, answer: unknown) => {
+    // Checked whole, then sent whole (development and tests only: production sends chunks as they come).
+    const output = validateResponses && answer instanceof JsonChunks ? await answer.whole() : answer;
     if (validateResponses) {
       const mismatch = operation.checkResponse(operation.successStatus, output);
       if (mismatch) {

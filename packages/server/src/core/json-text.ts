@@ -30,3 +30,19 @@ export class JsonText<T = unknown> {
     return new JsonText(`${text}}`);
   }
 }
+
+/**
+ * An answer too large to hold at once (an export of thousands): the JSON of a `T` as chunks of its UTF-8
+ * bytes, sent as they come (the store reads them while they are sent). Not kept among the answers of reads.
+ */
+export class JsonChunks<T = unknown> {
+  declare readonly holds?: T;
+  constructor(readonly chunks: Iterable<Buffer> | AsyncIterable<Buffer>) {}
+
+  /** All of it as one JsonText: development's check of the answer needs it whole. */
+  async whole(): Promise<JsonText<T>> {
+    const parts: Buffer[] = [];
+    for await (const chunk of this.chunks) parts.push(chunk);
+    return new JsonText<T>(Buffer.concat(parts));
+  }
+}

@@ -2,13 +2,14 @@
 // POST) is read and checked against the contract as it arrived; the executor (../core/executor.ts) runs the
 // operation and checks its answer; the route sends it. A known path asked with another method is a 405 that
 // says which methods it answers.
+import { Readable } from "node:stream";
 import { HTTP_METHODS } from "@workapi/spec";
 import type { FastifyRequest } from "fastify";
 import type { Authenticated } from "../core/auth.js";
 import { type Contract, type Operation, requireStorableStrings } from "../core/contract.js";
 import { apiError } from "../core/errors.js";
 import type { Executor } from "../core/executor.js";
-import { JsonText } from "../core/json-text.js";
+import { JsonChunks, JsonText } from "../core/json-text.js";
 import { readForm } from "./body.js";
 import { shared } from "./plugin.js";
 import { readQuery, unflatten } from "./query.js";
@@ -55,6 +56,9 @@ export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => 
           reply.code(operation.successStatus);
           if (output instanceof JsonText)
             return reply.type("application/json; charset=utf-8").send(output.body);
+          // Sent as the store reads it; the stream, destroyed when the caller goes away, ends the reading.
+          if (output instanceof JsonChunks)
+            return reply.type("application/json; charset=utf-8").send(Readable.from(output.chunks));
           return reply.send(output);
         },
       });

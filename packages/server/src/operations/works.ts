@@ -3,7 +3,7 @@
 // the title in `label` and `external_ref` (unique per organization) in its column.
 import type { StageInfo, Work, WorkType } from "@workapi/types";
 import { apiError, notPermitted } from "../core/errors.js";
-import { JsonText } from "../core/json-text.js";
+import { JsonChunks, JsonText } from "../core/json-text.js";
 import type { Filter, StoredRecord } from "../store/types.js";
 import { checkArtifacts, syncArtifactParents } from "./support/attachments.js";
 import { canonical, checkCustomFields, fieldDeltas, recordChange } from "./support/change-events.js";
@@ -331,14 +331,14 @@ export const works = {
   "works.export": async (ctx, input) => {
     const filter = await worksFilter(ctx, input);
     const sort = sortKeys(input.sort_by, { ...BASE_SORTABLE, ...SORTABLE });
-    // Up to 5,000 works: their stored documents are the answer's items, sent as stored.
+    // Up to 5,000 works: their stored documents are the answer's items, sent as stored while they are read.
     const answer = await ctx.store.findRecordJson(
       ctx.org.id,
       WORK_KIND,
       { ...(filter ? { filter } : {}), ...(sort ? { sort } : {}), limit: input.first ?? 50 },
       "works",
     );
-    return new JsonText<{ works: Work[] }>(answer);
+    return new JsonChunks<{ works: Work[] }>(answer);
   },
 } satisfies Partial<Handlers>;
 

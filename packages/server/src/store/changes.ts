@@ -94,7 +94,9 @@ export class DatabaseChanges implements Changes {
   /** How many reads are on their way. */
   #inFlight = 0;
   /** The read the requests of this turn (and of turns since, while reads were full) wait for. */
-  #next: { promise: Promise<Snapshot>; resolve: (s: Snapshot) => void; reject: (e: unknown) => void } | undefined;
+  #next:
+    | { promise: Promise<Snapshot>; resolve: (s: Snapshot) => void; reject: (e: unknown) => void }
+    | undefined;
   /** Whether `#next` is to be sent at the end of this turn (else it waits for a read to be answered). */
   #scheduled = false;
 

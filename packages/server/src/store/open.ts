@@ -19,6 +19,7 @@ import {
 import { type Counts, DatabaseChanges, FileChanges } from "./changes.js";
 import { BACKSTOP_FRAMES, type CheckpointMode, startCheckpointThread } from "./checkpoints.js";
 import { CredentialsCache } from "./credentials.js";
+import { SqliteDocumentStreams } from "./document-streams.js";
 import { KeptRecords } from "./kept-records.js";
 import { type DialectName, migrationProvider } from "./migrations.js";
 import { SqlStore } from "./sql-store.js";
@@ -165,7 +166,7 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
   const cache = new CredentialsCache(changes);
   const transactionCount = sqlite.prepare("select n from kept_record_changes where kind = ?").pluck();
   const kept = new KeptRecords(changes, (kind) => (transactionCount.get(kind) as number | undefined) ?? 0);
-  return new SqlStore(split, "sqlite", cache, undefined, kept, changes);
+  return new SqlStore(split, "sqlite", cache, undefined, kept, changes, new SqliteDocumentStreams(file));
 }
 
 async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Promise<Store> {

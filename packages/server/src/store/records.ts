@@ -212,8 +212,10 @@ export async function findRecords<T extends object>(
 }
 
 /**
- * The documents of the records findRecords finds as the JSON `{"<key>":[<document>,...]}`, in UTF-8 bytes,
- * joined by the database (see Expressions.joinedDocuments).
+ * The documents of the records findRecords finds as the JSON `{"<key>":[<document>,...]}`, in chunks of
+ * UTF-8 bytes: on a SQLite file read row by row while they are sent (./document-streams.ts), elsewhere (in
+ * a transaction, in memory, on PostgreSQL) joined by the database into one chunk (see
+ * Expressions.joinedDocuments).
  */
 export async function findRecordJson(
   ctx: SqlContext,
@@ -221,8 +223,22 @@ export async function findRecordJson(
   kind: string,
   query: Omit<ListQuery, "cursor" | "mode">,
   key: string,
-): Promise<Buffer> {
+): Promise<Iterable<Buffer> | AsyncIterable<Buffer>> {
   const keys = ctx.x.sortKeys(query.sort);
+  const before = `{${JSON.stringify(key)}:[`;
+  const after = "]}";
+  if (ctx.streams && !ctx.db.isTransaction) {
+    // The document's bytes first (the stream reads that column alone), then the sort keys ordered by.
+    const rows = ordered(
+      scope(ctx, orgId, kind, query.filter).select([
+        sql`cast(records.data as blob)`.as("json"),
+        "records.seq",
+      ]),
+      keys,
+      false,
+    ).limit(ctx.x.limit(query.limit));
+    return ctx.streams.open(rows.compile(), before, after);
+  }
   const documents = ordered(
     scope(ctx, orgId, kind, query.filter).select([sql.ref("records.data").as("json"), "records.seq"]),
     keys,
@@ -230,7 +246,7 @@ export async function findRecordJson(
   ).limit(ctx.x.limit(query.limit));
   const { body } = await ctx.db
     .selectFrom(documents.as("found"))
-    .select(ctx.x.joinedDocuments(sql.ref("found.json"), keys, `{${JSON.stringify(key)}:[`, "]}").as("body"))
+    .select(ctx.x.joinedDocuments(sql.ref("found.json"), keys, before, after).as("body"))
     .executeTakeFirstOrThrow();
-  return typeof body === "string" ? Buffer.from(body) : (body as Buffer);
+  return [typeof body === "string" ? Buffer.from(body) : (body as Buffer)];
 }

@@ -3,6 +3,7 @@
 // named locks that serialize a transaction with the same one in every other process.
 import { type Kysely, sql } from "kysely";
 import type { CompiledQueries } from "./compiled-queries.js";
+import type { SqliteDocumentStreams } from "./document-streams.js";
 import type { Expressions } from "./expressions.js";
 import type { ListShapes } from "./list-shapes.js";
 import type { DialectName } from "./migrations.js";
@@ -15,6 +16,8 @@ export interface SqlContext {
   /** The shapes and values of list queries, which run compiled once per shape. */
   readonly shapes: ListShapes;
   readonly compiled: CompiledQueries;
+  /** On a SQLite file: answers of thousands of documents read while they are sent. */
+  readonly streams?: SqliteDocumentStreams;
 }
 
 /** The next number of a per-organization sequence, atomically (the row stays locked until commit). */

@@ -7,6 +7,7 @@ import type { Kysely } from "kysely";
 import type { Changes, Snapshot } from "./changes.js";
 import { CompiledQueries } from "./compiled-queries.js";
 import { type CredentialsCache, readCredentials } from "./credentials.js";
+import type { SqliteDocumentStreams } from "./document-streams.js";
 import { Expressions } from "./expressions.js";
 import type { KeptRecords } from "./kept-records.js";
 import { ListShapes } from "./list-shapes.js";
@@ -47,6 +48,7 @@ export class SqlStore implements Store {
     private readonly kept?: KeptRecords,
     /** What has been committed (the root store of a SQLite file or of PostgreSQL). */
     readonly changes?: Changes,
+    streams?: SqliteDocumentStreams,
   ) {
     this.#db = db;
     this.#compiled = compiled ?? new CompiledQueries(db);
@@ -56,6 +58,7 @@ export class SqlStore implements Store {
       x: new Expressions(dialect),
       shapes: new ListShapes(dialect === "postgres"),
       compiled: this.#compiled,
+      ...(streams ? { streams } : {}),
     };
   }
 
@@ -80,6 +83,7 @@ export class SqlStore implements Store {
 
   async close(): Promise<void> {
     if (this.#db.isTransaction) throw new Error("close() is for the root store, not a transaction");
+    this.#ctx.streams?.close();
     await this.#db.destroy();
   }
 
@@ -215,7 +219,7 @@ export class SqlStore implements Store {
     kind: string,
     query: Omit<ListQuery, "cursor" | "mode">,
     key: string,
-  ): Promise<Buffer> {
+  ): Promise<Iterable<Buffer> | AsyncIterable<Buffer>> {
     return records.findRecordJson(this.#ctx, orgId, kind, query, key);
   }
 

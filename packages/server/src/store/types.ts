@@ -276,14 +276,15 @@ export interface Store {
   ): Promise<ReadonlyArray<StoredRecord<T>>>;
   /**
    * The documents (`data`) of the records findRecords finds as the JSON `{"<key>":[<document>,...]}` in
-   * UTF-8 bytes, for an answer of thousands that sends them as they are stored, joined by the database,
-   * instead of parsing and printing each again.
+   * chunks of UTF-8 bytes, for an answer of thousands that sends them as they are stored instead of parsing
+   * and printing each again; on a SQLite file they are read while they are sent. Iterate it to its end, or
+   * end it early (`return`): on a SQLite file it holds a read connection until then.
    */
   findRecordJson(
     orgId: string,
     kind: string,
     query: Omit<ListQuery, "cursor" | "mode">,
     key: string,
-  ): Promise<Buffer>;
+  ): Promise<Iterable<Buffer> | AsyncIterable<Buffer>>;
   countRecords(orgId: string, kind: string, filter?: Filter): Promise<number>;
 }

@@ -305,6 +305,31 @@ describe.each(databases)("works.export and works.list on %s", (database) => {
     });
   });
 
+  describe("as production sends it", () => {
+    it("streams the export as read (no answer check), the same works as the checked answer", async () => {
+      const server = await startTestServer(database, { validateResponses: false });
+      try {
+        const part = await createPart(server, "product", "Streamed");
+        const made: string[] = [];
+        for (let i = 0; i < 3; i++) {
+          made.push(
+            (await createWork(server, { type: "issue", title: `streamed ${i}`, applies_to_part: part.id }))
+              .id,
+          );
+        }
+        const answer = await fetch(`${server.url}/works.export?first=5000&sort_by=title:asc`, {
+          headers: { authorization: `Bearer ${server.adminToken}` },
+        });
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get("content-type")).toBe("application/json; charset=utf-8");
+        const body = (await answer.json()) as { works: Array<{ id: string }> };
+        expect(body.works.map((work) => work.id)).toEqual(made);
+      } finally {
+        await server.close();
+      }
+    });
+  });
+
   describe("volume", () => {
     let server: TestServer;
     const COUNT = 260;

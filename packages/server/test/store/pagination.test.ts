@@ -3,6 +3,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor, Filter, Page, SortKey, StoredRecord } from "../../src/store/types.js";
 import { describeStores } from "./suite.js";
 
+/** The chunks of findRecordJson's answer, joined. */
+async function whole(answer: Promise<Iterable<Buffer> | AsyncIterable<Buffer>>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const chunk of await answer) parts.push(chunk);
+  return Buffer.concat(parts);
+}
+
 describeStores("store pagination", (env) => {
   const { newActor, work, expectStoreError } = env;
 
@@ -193,8 +200,7 @@ describeStores("store pagination", (env) => {
       const filter: Filter = { op: "eq", path: "bucket", value: "b1" };
       const query = { sort, filter, limit: 40 };
       const found = await env.store.findRecords(actor.orgId, "work", query);
-      const bytes = await env.store.findRecordJson(actor.orgId, "work", query, "works");
-      expect(Buffer.isBuffer(bytes)).toBe(true);
+      const bytes = await whole(env.store.findRecordJson(actor.orgId, "work", query, "works"));
       expect(JSON.parse(bytes.toString("utf8"))).toEqual({ works: found.map((r) => r.data) });
       // Text beyond ASCII comes back as its UTF-8 encoding, not as one byte per character.
       const other = await newActor();
@@ -205,13 +211,15 @@ describeStores("store pagination", (env) => {
         prefix: "ISS",
         data,
       });
-      const only = await env.store.findRecordJson(other.orgId, "work", { limit: 5 }, "items");
+      const only = await whole(env.store.findRecordJson(other.orgId, "work", { limit: 5 }, "items"));
       expect(JSON.parse(only.toString("utf8"))).toEqual({ items: [stored.data] });
       expect(stored.data).toMatchObject(data);
       expect(only.byteLength).toBeGreaterThan(only.toString("utf8").length);
       // Nothing found: an empty array.
       const none = { op: "eq", path: "bucket", value: "none" } as const;
-      const empty = await env.store.findRecordJson(actor.orgId, "work", { filter: none, limit: 5 }, "works");
+      const empty = await whole(
+        env.store.findRecordJson(actor.orgId, "work", { filter: none, limit: 5 }, "works"),
+      );
       expect(empty.toString("utf8")).toBe('{"works":[]}');
     });
 
@@ -232,10 +240,40 @@ describeStores("store pagination", (env) => {
           const texts = await Promise.all(
             found.map(async (r) => (await env.store.getRecordJson(actor.orgId, ["work"], r.id))?.json),
           );
-          const joined = await env.store.findRecordJson(actor.orgId, "work", query, "works");
+          const joined = await whole(env.store.findRecordJson(actor.orgId, "work", query, "works"));
           expect(joined.toString("utf8")).toBe(`{"works":[${texts.join(",")}]}`);
         }
       }
+    });
+
+    it("reads an answer of several chunks in order, and can be ended early", async () => {
+      const many = await newActor();
+      const made: string[] = [];
+      for (let i = 0; i < 1203; i++) {
+        const record = await env.store.createRecord(many, {
+          kind: "work",
+          idType: "issue",
+          prefix: "ISS",
+          data: { title: `n${i}`, n: i },
+        });
+        made.push(record.id);
+      }
+      const query = { sort: [{ path: "n", direction: "desc", type: "number" }] as SortKey[], limit: 5000 };
+      const answer = await env.store.findRecordJson(many.orgId, "work", query, "works");
+      const chunks: Buffer[] = [];
+      for await (const chunk of answer) chunks.push(chunk);
+      // On a SQLite file, 500 documents a chunk; elsewhere one chunk.
+      expect(chunks.length).toBeGreaterThanOrEqual(1);
+      const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { works: Array<{ id: string }> };
+      expect(parsed.works.map((work) => work.id)).toEqual([...made].reverse());
+      // Ended after its first chunk: the rest is not read, and the store goes on reading and writing.
+      const early = await env.store.findRecordJson(many.orgId, "work", query, "works");
+      for await (const _ of early) break;
+      await env.store.createRecord(many, { kind: "work", idType: "issue", prefix: "ISS", data: { n: 5000 } });
+      const again = await whole(
+        env.store.findRecordJson(many.orgId, "work", { ...query, limit: 1 }, "works"),
+      );
+      expect(JSON.parse(again.toString("utf8")).works[0].n).toBe(5000);
     });
 
     it("rejects a cursor from another kind, filter or sort", async () => {

@@ -4,7 +4,7 @@
 
 import type { paths } from "@workapi/types";
 import type { Context } from "../../core/context.js";
-import type { JsonText } from "../../core/json-text.js";
+import type { JsonChunks, JsonText } from "../../core/json-text.js";
 
 export type { Context };
 
@@ -23,9 +23,12 @@ export type InterfaceName = keyof paths extends infer P ? (P extends `/${infer N
 export type Input<N extends InterfaceName> = InputOf<PostOf<`/${N}`>>;
 export type Output<N extends InterfaceName> = OutputOf<PostOf<`/${N}`>>;
 
-/** A handler answers its success body, or that body already serialized (JsonText typed by the body it holds). */
+/**
+ * A handler answers its success body, or that body already serialized (JsonText typed by the body it holds),
+ * or serialized in chunks sent as they come (JsonChunks: an export of thousands).
+ */
 export type Handler<N extends InterfaceName> = (
   ctx: Context,
   input: Input<N>,
-) => Promise<Output<N> | JsonText<Output<N>>>;
+) => Promise<Output<N> | JsonText<Output<N>> | JsonChunks<Output<N>>>;
 export type Handlers = { [N in InterfaceName]: Handler<N> };
