@@ -166,13 +166,25 @@ async function theMix() {
 /** The median throughput of a closed loop of `connections` over the repetitions, in 2xx req/s. */
 async function measureSustainable(options) {
   const rates = [];
+  let shedRuns = 0;
   for (let repetition = 1; repetition <= repetitions; repetition++) {
-    const run = summary(await closedLoop({ ...options, connections, duration: 5 }));
+    const figures = await closedLoop({ ...options, connections, duration: 5 });
+    const run = summary(figures);
     console.log(`  closed loop, ${connections} connections #${repetition}: ${line(run)}`);
     rates.push(run.servedRps);
+    if (figures.shed > figures.sent / 100) shedRuns++;
   }
   const rate = Math.round(median(rates));
   console.log(`sustainable: ${rate} req/s (median of ${repetitions})`);
+  if (shedRuns > 0) {
+    // Seen once on a busy machine: the closed loop, whose callers send again at once when refused, kept the
+    // server behind, and it served 235 req/s against some 2,600 in the runs before and after. Such a figure
+    // is the pace of refusals, not the server's: the levels offered from it measure nothing.
+    console.log(
+      `WARNING: ${shedRuns} of ${repetitions} closed-loop runs were answered 503 (shed); the sustainable ` +
+        "figure above is not the server's capacity (see README: Load shedding)",
+    );
+  }
   return rate;
 }
 
