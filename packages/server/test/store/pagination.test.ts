@@ -262,8 +262,9 @@ describeStores("store pagination", (env) => {
       const answer = await env.store.findRecordJson(many.orgId, "work", query, "works");
       const chunks: Buffer[] = [];
       for await (const chunk of answer) chunks.push(chunk);
-      // On a SQLite file, 500 documents a chunk; elsewhere one chunk.
-      expect(chunks.length).toBeGreaterThanOrEqual(1);
+      // On a SQLite file, 500 documents a chunk (1,203: three); elsewhere one chunk, joined by the database.
+      const { databaseUrl, dataDir } = env.target.options;
+      expect(chunks).toHaveLength(!databaseUrl && dataDir !== ":memory:" ? 3 : 1);
       const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { works: Array<{ id: string }> };
       expect(parsed.works.map((work) => work.id)).toEqual([...made].reverse());
       // Ended after its first chunk: the rest is not read, and the store goes on reading and writing.
