@@ -76,7 +76,7 @@ async function* read(
   before: string,
   after: string,
   release: (connection: Database.Database) => void,
-): AsyncGenerator<Buffer, undefined, unknown> {
+): AsyncGenerator<Buffer> {
   try {
     const rows = connection
       .prepare(query.sql)
@@ -102,5 +102,4 @@ async function* read(
   } finally {
     release(connection);
   }
-  return undefined;
 }

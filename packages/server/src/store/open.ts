@@ -219,8 +219,8 @@ async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Pro
     throw error;
   }
   options.logger?.info(`store: PostgreSQL${schema ? `, schema ${schema}` : ""}`);
-  // Every count in one statement, shared by the requests of a turn (see DatabaseChanges), as one value: the credentials count,
-  // then each family's as `kind=n`, separated by spaces (kinds hold no spaces). A row per family cost the
+  // Every count in one statement, shared by the requests of a turn (see DatabaseChanges), as one value: the
+  // credentials count, then each family's as `kind=n`, separated by spaces (kinds hold no spaces). A row per family cost the
   // driver about 10% of a kept read's CPU profile in parsing them.
   const counts = sql<{ counts: string }>`select (select n from credential_changes)::text
     || coalesce((select string_agg(' ' || kind || '=' || n, '') from kept_record_changes), '') as counts`.compile(

@@ -1,6 +1,6 @@
 // Records: created, read by id or display id (as rows or as their JSON document), updated under a version
 // check, deleted, counted and found. The create and update functions run inside a transaction.
-import { sql } from "kysely";
+import { type AliasableExpression, sql } from "kysely";
 import { found, ordered, scope } from "./record-lists.js";
 import { idColumn, now, rethrowConflict, toRecord } from "./rows.js";
 import { nextNumber, type SqlContext } from "./sql-context.js";
@@ -227,25 +227,18 @@ export async function findRecordJson(
   const keys = ctx.x.sortKeys(query.sort);
   const before = `{${JSON.stringify(key)}:[`;
   const after = "]}";
-  if (ctx.streams && !ctx.db.isTransaction) {
-    // The document's bytes first (the stream reads that column alone), then the sort keys ordered by.
-    const rows = ordered(
-      scope(ctx, orgId, kind, query.filter).select([
-        sql`cast(records.data as blob)`.as("json"),
-        "records.seq",
-      ]),
+  /** The found rows in order: the document as `json` (first: a stream reads that column alone), then the keys. */
+  const documents = (json: AliasableExpression<unknown>) =>
+    ordered(
+      scope(ctx, orgId, kind, query.filter).select([json.as("json"), "records.seq"]),
       keys,
       false,
     ).limit(ctx.x.limit(query.limit));
-    return ctx.streams.open(rows.compile(), before, after);
+  if (ctx.streams && !ctx.db.isTransaction) {
+    return ctx.streams.open(documents(sql`cast(records.data as blob)`).compile(), before, after);
   }
-  const documents = ordered(
-    scope(ctx, orgId, kind, query.filter).select([sql.ref("records.data").as("json"), "records.seq"]),
-    keys,
-    false,
-  ).limit(ctx.x.limit(query.limit));
   const { body } = await ctx.db
-    .selectFrom(documents.as("found"))
+    .selectFrom(documents(sql.ref("records.data")).as("found"))
     .select(ctx.x.joinedDocuments(sql.ref("found.json"), keys, before, after).as("body"))
     .executeTakeFirstOrThrow();
   return [typeof body === "string" ? Buffer.from(body) : (body as Buffer)];

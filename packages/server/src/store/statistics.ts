@@ -37,8 +37,8 @@ export async function updateStatistics(db: Kysely<DB>, dialect: DialectName): Pr
  * project's test machines) or behind, a bulk load (seed --works 10000) left kept_record_changes at 202 pages
  * for 21 rows, and the counts statement, which reads it whole, took 77 µs a round trip against 42 µs on one
  * page (pgbench). When a table has grown past COUNTS_BYTES it is rewritten (VACUUM FULL, a few rows: well
- * under a millisecond), but never waited for: its lock would hold every read of the counts behind it, so
- * it gives up at once when a write holds the table (it is tried again next time).
+ * under a millisecond), but not waited for long: its lock holds every read of the counts behind it, so it
+ * gives up after 10 ms when a write holds the table (it is tried again next time).
  */
 const COUNT_TABLES = ["credential_changes", "kept_record_changes"] as const;
 const COUNTS_BYTES = 64 * 1024;
