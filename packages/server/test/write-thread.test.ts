@@ -6,10 +6,20 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { Authenticated } from "../src/core/auth.js";
 import { issueToken } from "../src/core/auth.js";
 import { ApiError, apiError } from "../src/core/errors.js";
 import { JsonText } from "../src/core/json-text.js";
-import { fromAnswer, toAnswer, writesOnThread } from "../src/core/writes.js";
+import {
+  CallerKeys,
+  CallerSender,
+  callerOf,
+  fromAnswer,
+  fromMessage,
+  toAnswer,
+  toMessage,
+  writesOnThread,
+} from "../src/core/writes.js";
 import { StoreError } from "../src/store/types.js";
 import { startTestServer } from "./harness.js";
 import { createPart } from "./record-builders.js";
@@ -48,6 +58,49 @@ describe("an answer crossing the write thread", () => {
     const failure = new TypeError("broken");
     const other = (across({ error: failure }) as { error: Error }).error;
     expect([other.name, other.message, other.stack]).toEqual(["TypeError", "broken", failure.stack]);
+  });
+});
+
+describe("a caller crossing the write thread", () => {
+  const caller = (name: string) => ({ token: { name }, actor: { user: name } }) as unknown as Authenticated;
+
+  it("travels with its first write only, and again once the thread has dropped it", () => {
+    const sender = new CallerSender(2);
+    const thread = new CallerKeys<Authenticated>(2);
+    const [ada, bob, cy] = [caller("ada"), caller("bob"), caller("cy")];
+    const sent: Array<string | undefined> = [];
+    const cross = (auth: Authenticated) => {
+      const message = toMessage(
+        {
+          id: 0,
+          name: "works.create",
+          caller: sender.toSend(auth),
+          facts: { requestId: "r", baseUrl: "b" },
+          input: {},
+        },
+        false,
+      );
+      const request = fromMessage(message);
+      sent.push(request.caller.auth && (request.caller.auth.actor.user as unknown as string));
+      return callerOf(thread, request.caller);
+    };
+    // Each write finds its own caller on the thread's side, however it travelled.
+    for (const auth of [ada, ada, bob, ada, cy, bob, ada, ada]) expect(cross(auth)).toEqual(auth);
+    // Kept two at a time, oldest first dropped: cy's arrival drops ada, then ada's return drops bob.
+    expect(sent).toEqual(["ada", undefined, "bob", undefined, "cy", undefined, "ada", undefined]);
+  });
+
+  it("travels again under a new key when its credentials were read again", () => {
+    const sender = new CallerSender();
+    const first = sender.toSend(caller("ada"));
+    // Another read of the same token (after a credential changed) is another token record.
+    const again = sender.toSend(caller("ada"));
+    expect(again.auth).toBeDefined();
+    expect(again.key).not.toBe(first.key);
+  });
+
+  it("is a fault when the thread does not hold the key it is sent", () => {
+    expect(() => callerOf(new CallerKeys<Authenticated>(), { key: 5 })).toThrow("does not hold caller 5");
   });
 });
 

@@ -45,9 +45,72 @@ export function writesHere(store: Store, handlers: Handlers): Writes {
 export interface WriteRequest {
   id: number;
   name: string;
-  auth: Authenticated;
+  /** The caller, by the key the thread keeps it under; with the caller itself when the thread has not got it. */
+  caller: { key: number; auth?: Authenticated };
   facts: RequestFacts;
   input: unknown;
+}
+
+/** How many callers the write thread keeps: a few MB at most (an admin token carries some 90 scopes). */
+export const KEPT_CALLERS = 1000;
+
+/**
+ * The callers the write thread keeps, by key, the oldest dropped past `size`. A caller travels with its first
+ * write only: printing and parsing an admin token's 90 scopes in every message was a tenth of a create's work
+ * in the two threads. The thread keeps them in a `CallerKeys` too, and both take them in the same order (the
+ * messages'), so the sending side knows which the thread still has without being told.
+ */
+export class CallerKeys<T> {
+  readonly #kept = new Map<number, T>();
+  constructor(private readonly size = KEPT_CALLERS) {}
+  has(key: number): boolean {
+    return this.#kept.has(key);
+  }
+  get(key: number): T | undefined {
+    return this.#kept.get(key);
+  }
+  keep(key: number, value: T): void {
+    this.#kept.set(key, value);
+    if (this.#kept.size > this.size) this.#kept.delete(this.#kept.keys().next().value as number);
+  }
+}
+
+/**
+ * The sending side: a caller's key, by its token record, which the credentials cache keeps (with the
+ * caller's organization and user) until a credential changes. A fresh read of the credentials is a new
+ * record, so a caller is never sent by the key of an older one.
+ */
+export class CallerSender {
+  readonly #keys = new WeakMap<object, number>();
+  readonly #sent: CallerKeys<true>;
+  #next = 0;
+  /** `size`: as many as the thread keeps. */
+  constructor(size = KEPT_CALLERS) {
+    this.#sent = new CallerKeys<true>(size);
+  }
+  toSend(auth: Authenticated): WriteRequest["caller"] {
+    const key = this.#keys.get(auth.token);
+    if (key !== undefined && this.#sent.has(key)) return { key };
+    const fresh = this.#next++;
+    this.#keys.set(auth.token, fresh);
+    this.#sent.keep(fresh, true);
+    return { key: fresh, auth };
+  }
+}
+
+/** The receiving side (the write thread): the caller of a request, kept when it came with it. */
+export function callerOf(
+  kept: CallerKeys<Authenticated>,
+  { key, auth }: WriteRequest["caller"],
+): Authenticated {
+  if (auth) {
+    kept.keep(key, auth);
+    return auth;
+  }
+  const known = kept.get(key);
+  // The two sides keep the same keys; a miss is a fault of this code, answered as one (a 500).
+  if (!known) throw new Error(`the write thread does not hold caller ${key}`);
+  return known;
 }
 
 /** The write thread's answer: the handler's answer, or the error it threw, in a form a message carries. */
@@ -131,8 +194,11 @@ export function fromAnswer(answer: WriteAnswer): { value: unknown } | { error: E
  * starts alongside: reads are served at once, and a write that comes before it is ready waits for it.
  */
 export function writesOnThread(dataDir: string): Writes {
-  const worker = new Worker(workerScript("write-worker"), { workerData: { dataDir } });
+  // The writes sent and not yet answered, counted here and there: the thread's group commits split them.
+  const inFlight = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(workerScript("write-worker"), { workerData: { dataDir, inFlight } });
   const pending = new Waiting<{ resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  const callers = new CallerSender();
   let next = 0;
   let failure: Error | undefined;
   const failAll = (error: Error) => {
@@ -165,7 +231,9 @@ export function writesOnThread(dataDir: string): Writes {
       const id = next++;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject, since: performance.now() });
-        worker.postMessage(toMessage({ id, name: operation.name, auth, facts, input }, operation.form));
+        Atomics.add(inFlight, 0, 1);
+        const caller = callers.toSend(auth);
+        worker.postMessage(toMessage({ id, name: operation.name, caller, facts, input }, operation.form));
       });
     },
     oldestWaitMs: () => pending.oldestWaitMs(),

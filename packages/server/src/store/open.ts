@@ -23,7 +23,7 @@ import { SqliteDocumentStreams } from "./document-streams.js";
 import { KeptRecords } from "./kept-records.js";
 import { type DialectName, migrationProvider } from "./migrations.js";
 import { SqlStore } from "./sql-store.js";
-import { SplitSqliteDialect, withStatementCache } from "./sqlite-split.js";
+import { SplitSqliteDialect, type WritesInFlight, withStatementCache } from "./sqlite-split.js";
 import type { DB } from "./tables.js";
 import type { Store } from "./types.js";
 
@@ -44,6 +44,8 @@ export interface OpenStoreOptions {
   log?: KyselyConfig["log"];
   /** Who checkpoints a SQLite file's WAL (see ./checkpoints.ts); default "commit", SQLite's own way. */
   checkpoints?: CheckpointMode;
+  /** On a SQLite file, how many writes the caller has in flight: group commits split them (./sqlite-split.ts). */
+  writesInFlight?: WritesInFlight;
 }
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]*$/;
@@ -148,7 +150,13 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
       ? startCheckpointThread(file, (message) => options.logger?.warn(message))
       : undefined;
   const split = new Kysely<DB>({
-    dialect: new SplitSqliteDialect(writer, withStatementCache(reader), () => sqlite.inTransaction, thread),
+    dialect: new SplitSqliteDialect(
+      writer,
+      withStatementCache(reader),
+      () => sqlite.inTransaction,
+      thread,
+      options.writesInFlight,
+    ),
     ...(options.log ? { log: options.log } : {}),
   });
   // The version moves whenever another connection (this process's writers, or any other process) commits to

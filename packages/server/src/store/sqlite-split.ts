@@ -48,6 +48,11 @@ function runOn(database: CachedDatabase, query: CompiledQuery): QueryResult<unkn
 const GROUP_MAX_MEMBERS = 32;
 /** A shared commit is not put off longer than this after its first transaction began. */
 const GROUP_MAX_MS = 20;
+/** With this many writes in flight twice over, a group commits early once it holds half of them. */
+const GROUP_EARLY_MEMBERS = 4;
+
+/** How many writes the store's caller has sent and not yet had answered (see SplitSqliteDriver). */
+export type WritesInFlight = () => number;
 
 /** Transactions whose changes commit together: each settles when the COMMIT has run (or failed). */
 interface CommitGroup {
@@ -72,6 +77,15 @@ interface CommitGroup {
  * its indexes): ten concurrent creates wrote some 240 WAL frames in ten commits, and far fewer in one. A
  * member that fails rolls back to its savepoint and leaves the others alone; a COMMIT that fails fails every
  * member. SQLite offers no group commit of its own, so this is written here.
+ *
+ * Half and half: when the caller says how many writes it has in flight (the write thread's, counting those
+ * not yet received) and they are 2 x GROUP_EARLY_MEMBERS or more, a group that holds half of them commits
+ * while the others wait (fewer make a second group too small to be worth its commit). Its answers then go out, and their callers' next writes come in, while the thread runs the
+ * other half; a group of every write in flight left the thread idle for that whole round trip. Under a closed
+ * loop of ten callers creating work items, the thread was idle 27% of the time with one group, and served
+ * 13% more with two (interleaved runs on this 2-core machine), though each commit costs more per member.
+ * Only the writes in flight count, not those received so far: messages arrive a few at a time, and
+ * committing at half of those made groups of four under fifty callers, and cost a fifth of the throughput.
  */
 class SplitSqliteDriver implements Driver {
   #mutex: Promise<void> | undefined;
@@ -85,6 +99,7 @@ class SplitSqliteDriver implements Driver {
     private readonly inTransaction: () => boolean,
     /** The checkpoint thread told of every commit, when the store runs one. */
     private readonly checkpoints?: CheckpointThread,
+    private readonly inFlight?: WritesInFlight,
   ) {}
   async init(): Promise<void> {}
   async #lock(): Promise<void> {
@@ -120,12 +135,16 @@ class SplitSqliteDriver implements Driver {
     for (const member of group.settles) member.reject(error);
   }
   /**
-   * After a member ended: the group commits once it is full or old enough; else it stays open for the
-   * transactions that wait, or, when none waits yet, until the event loop has taken in the requests that
-   * have arrived meanwhile (setImmediate runs after the loop's I/O).
+   * After a member ended: the group commits once it is full, old enough, or half of the writes in flight
+   * while others wait; else it stays open for the transactions that wait, or, when none waits yet, until the
+   * event loop has taken in the requests that have arrived meanwhile (setImmediate runs after the loop's I/O).
    */
   #endMember(group: CommitGroup): void {
-    if (group.members >= GROUP_MAX_MEMBERS || performance.now() - group.startedAt >= GROUP_MAX_MS) {
+    if (
+      group.members >= GROUP_MAX_MEMBERS ||
+      performance.now() - group.startedAt >= GROUP_MAX_MS ||
+      (this.#waiting > 0 && this.inFlight !== undefined && this.#half(group.members, this.inFlight()))
+    ) {
       this.#commitGroup();
     } else if (this.#waiting === 0 && !group.scheduled) {
       group.scheduled = true;
@@ -138,6 +157,10 @@ class SplitSqliteDriver implements Driver {
       });
     }
     this.#unlock();
+  }
+  /** Whether `members` are half of the writes in flight, and those many enough to split. */
+  #half(members: number, inFlight: number): boolean {
+    return inFlight >= 2 * GROUP_EARLY_MEMBERS && members * 2 >= inFlight;
   }
   async acquireConnection(): Promise<DatabaseConnection> {
     return new SplitConnection(this);
@@ -259,9 +282,10 @@ export class SplitSqliteDialect extends SqliteDialect {
     reader: CachedDatabase,
     inTransaction: () => boolean,
     checkpoints?: CheckpointThread,
+    inFlight?: WritesInFlight,
   ) {
     super({ database: writer });
-    this.#driver = new SplitSqliteDriver(writer, reader, inTransaction, checkpoints);
+    this.#driver = new SplitSqliteDriver(writer, reader, inTransaction, checkpoints, inFlight);
   }
   override createDriver(): Driver {
     return this.#driver;
