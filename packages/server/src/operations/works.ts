@@ -4,7 +4,7 @@
 import type { StageInfo, Work, WorkType } from "@workapi/types";
 import { apiError, notPermitted } from "../core/errors.js";
 import { JsonChunks, JsonText } from "../core/json-text.js";
-import type { Filter, StoredRecord } from "../store/types.js";
+import { documentText, type Filter, type StoredRecord } from "../store/types.js";
 import { checkArtifacts, syncArtifactParents } from "./support/attachments.js";
 import { canonical, checkCustomFields, fieldDeltas, recordChange } from "./support/change-events.js";
 import { dateFilter, refAny, refIn } from "./support/filters.js";
@@ -158,7 +158,8 @@ function applyPatch(data: WorkData, patch: Partial<WorkData>): WorkData {
   const next: Record<string, unknown> = { ...data };
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) delete next[key];
-    else if (canonical(value) !== canonical(data[key])) next[key] = value;
+    // A key not stored yet (every key of a create's patch) cannot equal it: no need to print both.
+    else if (!(key in data) || canonical(value) !== canonical(data[key])) next[key] = value;
   }
   return next as WorkData;
 }
@@ -238,7 +239,7 @@ export const works = {
     await recordChange(ctx, record, input.type, { created: true });
     // As text: on a SQLite file the answer crosses from the write thread as one string, not an object graph
     // cloned there and printed again here.
-    return JsonText.under<"work", Work>("work", JSON.stringify(record.data));
+    return JsonText.under<"work", Work>("work", documentText(record));
   },
 
   "works.get": async (ctx, input) => {

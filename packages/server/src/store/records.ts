@@ -11,6 +11,7 @@ import {
   type Filter,
   type ListQuery,
   type NewRecord,
+  noteDocumentText,
   type RecordJson,
   type StoredRecord,
   StoreError,
@@ -61,6 +62,7 @@ export async function createRecord<T extends object>(
   await rethrowConflict(
     tx.compiled.run("insert record", Object.values(row), () => tx.db.insertInto("records").values(row)),
   );
+  noteDocumentText(stored, row.data);
   return stored;
 }
 

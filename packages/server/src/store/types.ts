@@ -77,6 +77,22 @@ export interface StoredRecord<T extends object = Record<string, unknown>> {
   data: T & BaseFields;
 }
 
+/** The JSON text of the documents this process's creates stored, by their record (see documentText). */
+const storedTexts = new WeakMap<StoredRecord<object>, string>();
+
+/** Notes the JSON text `record`'s document was stored as (the store's createRecord). */
+export function noteDocumentText(record: StoredRecord<object>, text: string): void {
+  storedTexts.set(record, text);
+}
+
+/**
+ * `record.data` as JSON text: the text it was stored as when this process created it (a create's answer is
+ * its document as stored, and printing it again was a twentieth of a create's work), else printed now.
+ */
+export function documentText(record: StoredRecord<object>): string {
+  return storedTexts.get(record) ?? JSON.stringify(record.data);
+}
+
 export interface BaseFields {
   id: string;
   display_id: string;
