@@ -145,7 +145,7 @@ class SplitSqliteDriver implements Driver {
     if (
       group.members >= GROUP_MAX_MEMBERS ||
       performance.now() - group.startedAt >= GROUP_MAX_MS ||
-      (this.#waiting > 0 && this.inFlight !== undefined && this.#half(group.members, this.inFlight()))
+      (this.inFlight !== undefined && this.#half(group.members, this.inFlight()))
     ) {
       this.#commitGroup();
     } else if (this.#waiting === 0 && !group.scheduled) {

@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { MessageChannel } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { Kysely, sql } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
@@ -81,6 +82,29 @@ describe("group commit", () => {
         c: 12,
       });
     } finally {
+      await db.destroy();
+    }
+  });
+
+  it("splits writes taken in one at a time, as the write thread takes its messages", async () => {
+    const { db, commits } = openCounted(() => 12);
+    const { port1, port2 } = new MessageChannel();
+    try {
+      // Each message's handler runs until it awaits the commit before the next message is taken, so no
+      // transaction is ever waiting for the write connection: only the count in flight shows the others.
+      const runs: Array<Promise<unknown>> = [];
+      const taken = new Promise<void>((resolve) => {
+        port2.on("message", (n: number) => {
+          runs.push(db.transaction().execute((tx) => tx.insertInto("items").values({ n }).execute()));
+          if (runs.length === 12) resolve();
+        });
+      });
+      for (let n = 0; n < 12; n++) port1.postMessage(n);
+      await taken;
+      await Promise.all(runs);
+      expect(commits).toEqual([6, 12]);
+    } finally {
+      port1.close();
       await db.destroy();
     }
   });
