@@ -186,12 +186,36 @@ describe("kept answers turned off", () => {
 describe("the answer cache", () => {
   /** Changes of a file whose version is `version()` and whose `tag` family counts `tags()`. */
   const changesOf = (version: () => number, tags: () => number = () => 0) =>
-    new FileChanges(version, () => ({ credentials: 0, families: new Map([["tag", tags()]]) }));
+    new FileChanges(
+      version,
+      () => 0,
+      (kind) => (kind === "tag" ? tags() : 0),
+    );
   const store = { listRecordJson: async () => ({ items: [] }) } as unknown as Store;
   const answer = (text: string) => async (reading: Store) => {
     await reading.listRecordJson("org", "tag", { limit: 1 });
     return new JsonText(text);
   };
+
+  it("reads a family's count on a SQLite file only when asked for, once per version of the file", () => {
+    let version = 1;
+    const reads: string[] = [];
+    const changes = new FileChanges(
+      () => version,
+      () => 0,
+      (kind) => {
+        reads.push(kind);
+        return reads.length;
+      },
+    );
+    const first = changes.now();
+    expect(reads).toEqual([]);
+    expect([first.family("tag"), changes.now().family("tag"), first.family("tag")]).toEqual([1, 1, 1]);
+    expect(reads).toEqual(["tag"]);
+    version = 2;
+    expect(changes.now().family("tag")).toBe(2);
+    expect(reads).toEqual(["tag", "tag"]);
+  });
 
   it("keeps at most its bytes, the oldest answers going first, and no answer over a sixteenth", async () => {
     const changes = changesOf(() => 1);

@@ -163,13 +163,12 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
   // the file; the counts, read only when it moved, say what the commits changed (see Changes).
   const dataVersion = reader.prepare("pragma data_version").pluck();
   const credentialChanges = reader.prepare("select n from credential_changes where id = 1").pluck();
-  const familyChanges = reader.prepare("select kind, n from kept_record_changes").raw();
+  const familyChanges = reader.prepare("select n from kept_record_changes where kind = ?").pluck();
   const changes = new FileChanges(
     () => dataVersion.get() as number,
-    () => ({
-      credentials: credentialChanges.get() as number,
-      families: new Map(familyChanges.all() as Array<[string, number]>),
-    }),
+    () => credentialChanges.get() as number,
+    // A family without a row has had no change yet.
+    (kind) => (familyChanges.get(kind) as number | undefined) ?? 0,
   );
   const cache = new CredentialsCache(changes);
   const transactionCount = sqlite.prepare("select n from kept_record_changes where kind = ?").pluck();
