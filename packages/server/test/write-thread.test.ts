@@ -99,6 +99,15 @@ describe("a caller crossing the write thread", () => {
     expect(again.key).not.toBe(first.key);
   });
 
+  it("travels again with the next write when the message that carried it was not sent", () => {
+    const sender = new CallerSender();
+    const ada = caller("ada");
+    expect(sender.toSend(ada).auth).toBe(ada);
+    sender.notSent(ada);
+    expect(sender.toSend(ada).auth).toBe(ada);
+    expect(sender.toSend(ada).auth).toBeUndefined();
+  });
+
   it("is a fault when the thread does not hold the key it is sent", () => {
     expect(() => callerOf(new CallerKeys<Authenticated>(), { key: 5 })).toThrow("does not hold caller 5");
   });

@@ -96,6 +96,13 @@ export class CallerSender {
     this.#sent.keep(fresh, true);
     return { key: fresh, auth };
   }
+  /**
+   * The message that carried `auth` was not sent: its next write carries it again. (The key it had stays
+   * counted here, so this side drops keys no later than the thread does, never after it.)
+   */
+  notSent(auth: Authenticated): void {
+    this.#keys.delete(auth.token);
+  }
 }
 
 /** The receiving side (the write thread): the caller of a request, kept when it came with it. */
@@ -233,7 +240,15 @@ export function writesOnThread(dataDir: string): Writes {
         pending.set(id, { resolve, reject, since: performance.now() });
         Atomics.add(inFlight, 0, 1);
         const caller = callers.toSend(auth);
-        worker.postMessage(toMessage({ id, name: operation.name, caller, facts, input }, operation.form));
+        try {
+          worker.postMessage(toMessage({ id, name: operation.name, caller, facts, input }, operation.form));
+        } catch (error) {
+          // Not sent (an input a message cannot carry): nothing of it is counted or waited for.
+          pending.delete(id);
+          Atomics.sub(inFlight, 0, 1);
+          if (caller.auth) callers.notSent(auth);
+          throw error;
+        }
       });
     },
     oldestWaitMs: () => pending.oldestWaitMs(),

@@ -86,8 +86,9 @@ interface CommitGroup {
  * running to its end before the next message is, so the writes received but not begun are not counted in
  * `#waiting`: only the count in flight shows them. Under a closed loop of ten callers creating work items,
  * groups of ten became groups of five, the thread went from 69-73% busy to 87%, and it served 9% more
- * (interleaved runs on this 2-core machine), though each commit costs more per member. Committing at half of the writes received so far (not those in flight) made groups
- * of four under fifty callers, and cost a fifth of the throughput.
+ * (interleaved runs on this 2-core machine), though each commit costs more per member. Committing at half
+ * of the writes received so far (not those in flight) made groups of four under fifty callers, and cost a
+ * fifth of the throughput.
  */
 class SplitSqliteDriver implements Driver {
   #mutex: Promise<void> | undefined;
@@ -138,8 +139,8 @@ class SplitSqliteDriver implements Driver {
   }
   /**
    * After a member ended: the group commits once it is full, old enough, or half of the writes in flight;
-   * else it stays open for the transactions that wait, or, when none waits yet, until the
-   * event loop has taken in the requests that have arrived meanwhile (setImmediate runs after the loop's I/O).
+   * else it stays open for the transactions that wait, or, when none waits yet, until the event loop has
+   * taken in the requests that have arrived meanwhile (setImmediate runs after the loop's I/O).
    */
   #endMember(group: CommitGroup): void {
     if (
