@@ -79,8 +79,8 @@ class LazyFileSnapshot implements FileSnapshot {
  * same transaction as the changes they count (triggers), so they are committed exactly when those are.
  * `now()` reads the version and, only when it moved, the credentials' count (a family's when first asked
  * for, see LazyFileSnapshot): a snapshot whose version is the file's version now holds the counts as they
- * are now. (Read after the version, the counts may be newer than it;
- * the version has then moved too, and the next `now()` reads them again.)
+ * are now. (Read after the version, the counts may be newer than it; the version has then moved too, and
+ * the next `now()` reads them again.)
  */
 export class FileChanges implements Changes {
   #snapshot: FileSnapshot | undefined;
