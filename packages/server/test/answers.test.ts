@@ -295,13 +295,14 @@ describe("the answer cache", () => {
 
 describe("the change counts read from PostgreSQL", () => {
   /** A source whose reads are answered by hand: `sent` holds each read's answer, in the order sent. */
-  const source = () => {
+  const source = (maxInFlight?: number) => {
     const sent: Array<(credentials: number) => void> = [];
     const changes = new DatabaseChanges(
       () =>
         new Promise((resolve) => {
           sent.push((credentials) => resolve({ credentials, families: new Map() }));
         }),
+      maxInFlight,
     );
     return { sent, changes };
   };
@@ -310,7 +311,7 @@ describe("the change counts read from PostgreSQL", () => {
   const turnEnds = () => new Promise((resolve) => setImmediate(resolve));
 
   it("answers each request with a read begun after it asked: one per turn, two on their way at most", async () => {
-    const { sent, changes } = source();
+    const { sent, changes } = source(2);
     // Asked in one turn: one read, sent at its end.
     const first = changes.now();
     const second = changes.now();
@@ -341,13 +342,8 @@ describe("the change counts read from PostgreSQL", () => {
     expect((await sixth).credentials).toBe(4);
   });
 
-  it("with one read on its way at most, a request that asks meanwhile waits for the next", async () => {
-    const sent: Array<(credentials: number) => void> = [];
-    const changes = new DatabaseChanges(
-      () =>
-        new Promise((resolve) => sent.push((credentials) => resolve({ credentials, families: new Map() }))),
-      1,
-    );
+  it("by default one read on its way at most: a request that asks meanwhile waits for the next", async () => {
+    const { sent, changes } = source();
     const first = changes.now();
     await turnEnds();
     const second = changes.now();
@@ -371,9 +367,9 @@ describe("the change counts read from PostgreSQL", () => {
     const first = changes.now();
     await vi.waitFor(() => expect(sent).toHaveLength(1));
     const second = changes.now();
-    await vi.waitFor(() => expect(sent).toHaveLength(2));
     sent[0]?.(new Error("connection lost"));
     await expect(first).rejects.toThrow("connection lost");
+    await vi.waitFor(() => expect(sent).toHaveLength(2));
     sent[1]?.();
     expect((await second).credentials).toBe(7);
   });
