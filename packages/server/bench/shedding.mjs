@@ -14,7 +14,7 @@
 // open loop's connections (requests wait in the client, and are timed, while all are busy).
 //
 //   pnpm --filter @workapi/server bench:shedding [--duration s] [--repetitions n] [--connections n] [--rate r]
-//     [--sockets n] [--keep-logs]
+//     [--sockets n] [--levels 1,2,4] [--keep-logs]
 //   WORKAPI_MAX_EVENT_LOOP_DELAY_MS=30 pnpm --filter @workapi/server bench:shedding
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -32,7 +32,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const serverDir = resolve(here, "..");
 const cli = join(serverDir, "dist/cli.js");
 const P99_GOAL_MS = 250;
-const LEVELS = [1, 2, 4];
 
 const { values: flags } = parseArgs({
   options: {
@@ -41,6 +40,7 @@ const { values: flags } = parseArgs({
     connections: { type: "string", default: "8" },
     rate: { type: "string", default: "0" },
     sockets: { type: "string", default: "200" },
+    levels: { type: "string", default: "1,2,4" },
     "keep-logs": { type: "boolean", default: false },
   },
 });
@@ -49,6 +49,9 @@ const repetitions = Number(flags.repetitions);
 const connections = Number(flags.connections);
 const fixedRate = Number(flags.rate);
 const sockets = Number(flags.sockets);
+// The loads offered, as multiples of the sustainable one; the goal is checked at the last.
+const LEVELS = flags.levels.split(",").map(Number);
+if (!LEVELS.every((factor) => factor > 0)) throw new Error("--levels must be multiples, e.g. 1,2,4");
 for (const [name, value] of Object.entries({ duration, repetitions, connections, sockets })) {
   if (!(Number.isInteger(value) && value > 0)) throw new Error(`--${name} must be a positive whole number`);
 }
