@@ -279,7 +279,9 @@ try {
     for (const target of Object.values(peers)) await load(target, { duration: knobs.warmUp });
   }
 
-  // Repetitions, each running every peer of every scenario in turn (A, B, C, A, B, C...).
+  // Repetitions, each running every peer of every scenario in turn, in the opposite order every other
+  // repetition (A, B, C, C, B, A, A, B, C...): a machine whose speed drifts during a repetition (this one's did,
+  // by up to 2x within a run) or a first load that comes out slower would otherwise always favour the same peer.
   const figures = {};
   const record = (key, result) => {
     figures[key] ??= [];
@@ -287,8 +289,11 @@ try {
   };
   for (let rep = 1; rep <= knobs.repetitions; rep++) {
     log(`repetition ${rep}/${knobs.repetitions} (load average ${loadavg()[0].toFixed(2)})`);
-    for (const [scenario, peers] of Object.entries(targets)) {
-      for (const [peer, target] of Object.entries(peers)) record(`${scenario} ${peer}`, await load(target));
+    const inTurn = (entries) => (rep % 2 === 1 ? entries : [...entries].reverse());
+    for (const [scenario, peers] of inTurn(Object.entries(targets))) {
+      for (const [peer, target] of inTurn(Object.entries(peers))) {
+        record(`${scenario} ${peer}`, await load(target));
+      }
     }
     // Reads alone, then the same reads while one writer keeps creating work items.
     const reads = targets["works.get"].workapi;
