@@ -26,8 +26,11 @@ class RawConnection {
   #current;
   /** Bytes read and not yet consumed. */
   #buffer = Buffer.alloc(0);
-  /** While an answer's body is skipped: how many bytes are left, or "chunked" with the chunk state. */
+  /** While an answer's body is skipped: its length, or "chunked" (then skipped chunk by chunk). */
   #body;
+  /** The head of the answer on its way: its status, whether it carried Retry-After, whether it closes. */
+  #status = 0;
+  #retryAfter = false;
   #closeAfter = false;
 
   constructor(pool) {
@@ -56,8 +59,8 @@ class RawConnection {
       if (end < 0) return false;
       const head = this.#buffer.toString("latin1", 0, end).toLowerCase();
       this.#buffer = this.#buffer.subarray(end + 4);
-      this.status = Number(head.slice(9, 12));
-      this.retryAfter = head.includes("\r\nretry-after:");
+      this.#status = Number(head.slice(9, 12));
+      this.#retryAfter = head.includes("\r\nretry-after:");
       this.#closeAfter = head.includes("\r\nconnection: close");
       const length = /\r\ncontent-length: *(\d+)/.exec(head);
       if (length) this.#body = Number(length[1]);
@@ -82,7 +85,7 @@ class RawConnection {
     this.#body = undefined;
     const done = this.#current;
     this.#current = undefined;
-    done(undefined, this.status, this.retryAfter);
+    done(undefined, this.#status, this.#retryAfter);
     if (this.#closeAfter) {
       this.socket.destroy();
       return false;

@@ -80,16 +80,6 @@ const LATE_TICKS = 3;
  * ticks barely late).
  */
 const QUEUED_FRACTION = 2;
-/**
- * Many callers at once, each waiting for its answer before it sends again, hide their queue from the loop: it
- * reads no more than it serves and its ticks come barely late, while their pools queue the rest of the load.
- * Measured at four times the sustainable load (200 connections): the loop read about 3,000 requests a second
- * for the 200-500 ms before a turn grew long enough to tell, and the requests served then waited 190 ms at the
- * median and 800 ms at worst, the whole p99 of a 10 s run. Such callers each wait for a request of every
- * other one: a loop busy all the time over a window counts as behind when the connections that sent requests
- * in it, times the mean busy time of a request served, exceed the delay goal. (A closed loop of 8 callers, the
- * benchmark's sustainable load, waits 8 x 0.3 ms; one caller, one request's time.)
- */
 /** Marks a socket with the number of the window in which it last sent a request. */
 const SEEN_IN_WINDOW = Symbol("seen in window");
 /** The window (ms) over which the event loop's busy share is measured. */
@@ -133,7 +123,18 @@ export class LoadShedder {
   /** The current window's number, and the connections that sent requests in it. */
   #windowNumber = 0;
   #connectionsInWindow = 0;
-  /** The last window's connections times the mean busy time (ms) of a request served in it. */
+  /**
+   * The last window's connections times the mean busy time (ms) of a request served in it.
+   *
+   * Many callers at once, each waiting for its answer before it sends again, hide their queue from the loop:
+   * it reads no more than it serves and its ticks come barely late, while their pools queue the rest of the
+   * load. Measured at four times the sustainable load (200 connections): the loop read about 3,000 requests a
+   * second for the 200-500 ms before a turn grew long enough to tell, and the requests served then waited 190
+   * ms at the median and 800 ms at worst, the whole p99 of a 10 s run. Such callers each wait for a request
+   * of every other one: a loop busy all the time over a window counts as behind when the connections that
+   * sent requests in it, times the mean busy time of a request served, exceed the delay goal. (A closed loop
+   * of 8 callers, the benchmark's sustainable load, waits 8 x 0.3 ms; one caller, one request's time.)
+   */
   #roundMs = 0;
   #logger: FastifyBaseLogger | undefined;
   readonly #refusal: { headers: Record<string, string | number>; body: Buffer };
@@ -269,7 +270,9 @@ export class LoadShedder {
    * requests keep coming. The delay alone
    * misses one overload: requests queued outside the process (in the kernel, in the callers' connection
    * pools) make each loop turn no longer than the connections it serves, so a loop busy all the time over two
-   * windows in a row, with ticks late by half the goal, counts as behind too.
+   * windows in a row, with ticks late by half the goal, counts as behind too; and so does a loop busy all the
+   * time over one window whose connections, each waiting for the others' requests, would wait longer than the
+   * goal (see #roundMs).
    */
   #tick(): void {
     const now = performance.now();
