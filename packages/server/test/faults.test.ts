@@ -274,6 +274,36 @@ describe("load shedding", () => {
     }
   }, 30_000);
 
+  it("serves a few callers whose own work, in the server's process, keeps the event loop busy", async () => {
+    // An application that embeds the server and calls it from its own code (a test suite, a browser test
+    // driving a page): the loop is busy with the callers' work as much as with requests, which must not make a
+    // handful of callers a crowd. Eight callers, each spending 4 ms of its own on every answer, in short tasks
+    // (a millisecond each) that leave the loop's timers on time: 8 x 4 ms a round, more than the goal.
+    const server = await startTestServer("sqlite", { maxEventLoopDelayMs: 20 });
+    try {
+      const statuses = new Map<number, number>();
+      const until = Date.now() + 2_000;
+      const caller = async () => {
+        while (Date.now() < until) {
+          const answer = await server.call("GET", "/tags.list");
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          for (let task = 0; task < 4; task++) {
+            const busyUntil = performance.now() + 1;
+            while (performance.now() < busyUntil) {
+              // the caller's own work on the answer
+            }
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, caller));
+      expect(statuses.get(200)).toBeGreaterThan(8);
+      expect([...statuses.keys()]).toEqual([200]);
+    } finally {
+      await server.close();
+    }
+  }, 30_000);
+
   it("answers a flood of concurrent callers with 503 service_unavailable and Retry-After, then recovers", async () => {
     // The real server in a process of its own, flooded from this one: 200 callers at once, again and again,
     // with kept answers off so that every request costs its work (a turn of the loop then takes far longer
