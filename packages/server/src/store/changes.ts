@@ -35,6 +35,8 @@ export interface Changes {
    * README): a cache keeps what it read under counts read before it, and counts only ever move up.
    */
   movedSince(snapshot: Snapshot): boolean;
+  /** Releases what the source holds (on PostgreSQL, its connection); called when the store closes. */
+  close?(): Promise<void>;
 }
 
 function snapshotOf({ credentials, families }: Counts): Snapshot {
@@ -112,8 +114,8 @@ export class FileChanges implements Changes {
  * count in one statement (one round trip), whose snapshot sees every transaction committed before the
  * statement began. The requests that ask during one turn of the event loop share one read, sent at the end of
  * that turn (so it begins after every one of them asked); at most `maxInFlight` reads are on their way at
- * once, on as many pool connections, and a turn's read waits for one of them to be answered when that many
- * are. So each request waits for one read begun after it asked; a read on its way, which may have begun
+ * once (the store's reader runs them on a connection of its own, see ./counts-connection.ts, which takes
+ * them in turn), and a turn's read waits for one of them to be answered when that many are. So each request waits for one read begun after it asked; a read on its way, which may have begun
  * before, is never shared with a request that asked after it was sent.
  *
  * One read on its way at a time by default. Two let the requests of one turn skip the wait for a whole round
@@ -136,7 +138,12 @@ export class DatabaseChanges implements Changes {
   constructor(
     private readonly readCounts: () => Promise<Counts>,
     private readonly maxInFlight = 1,
+    private readonly release?: () => Promise<void>,
   ) {}
+
+  async close(): Promise<void> {
+    await this.release?.();
+  }
 
   now(): Promise<Snapshot> {
     let next = this.#next;

@@ -9,6 +9,7 @@ import {
   type Driver,
   Kysely,
   type KyselyConfig,
+  Log,
   Migrator,
   PostgresDialect,
   SqliteDialect,
@@ -18,6 +19,7 @@ import {
 } from "kysely";
 import { type Counts, DatabaseChanges, FileChanges } from "./changes.js";
 import { BACKSTOP_FRAMES, type CheckpointMode, startCheckpointThread } from "./checkpoints.js";
+import { CountsConnection } from "./counts-connection.js";
 import { CredentialsCache } from "./credentials.js";
 import { SqliteDocumentStreams } from "./document-streams.js";
 import { KeptRecords } from "./kept-records.js";
@@ -202,12 +204,12 @@ async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Pro
       return super.query({ name, text: config, values }, callback);
     }
   }
-  const pool = new pg.Pool({
-    Client: NamedStatementsClient,
+  const connection = {
     connectionString: databaseUrl,
     // A startup parameter, so the search_path is in place before the first query on every connection.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  });
+  };
+  const pool = new pg.Pool({ Client: NamedStatementsClient, ...connection });
   // An idle connection that dies (database restart, network) must not crash the process; the pool moves on.
   pool.on("error", (error) => options.logger?.warn(`store: PostgreSQL connection error: ${error.message}`));
   const db = new Kysely<DB>({
@@ -226,18 +228,32 @@ async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Pro
     throw error;
   }
   options.logger?.info(`store: PostgreSQL${schema ? `, schema ${schema}` : ""}`);
-  // Every count in one statement, shared by the requests of a turn (see DatabaseChanges), as one value: the
-  // credentials count, then each family's as `kind=n`, separated by spaces (kinds hold no spaces). A row per family cost the
-  // driver about 10% of a kept read's CPU profile in parsing them.
-  const counts = sql<{ counts: string }>`select (select n from credential_changes)::text
-    || coalesce((select string_agg(' ' || kind || '=' || n, '') from kept_record_changes), '') as counts`.compile(
-    db,
+  const changes = postgresCounts(
+    new CountsConnection(
+      pg.Client,
+      connection,
+      COUNTS_STATEMENT.compile(db),
+      options.logger,
+      options.log ? new Log(options.log) : undefined,
+    ),
   );
+  return new SqlStore(db, "postgres", new CredentialsCache(changes), undefined, undefined, changes);
+}
+
+/**
+ * Every count in one statement, shared by the requests of a turn (see DatabaseChanges), as one value: the
+ * credentials count, then each family's as `kind=n`, separated by spaces (kinds hold no spaces). A row per
+ * family cost the driver about 10% of a kept read's CPU profile in parsing them.
+ */
+const COUNTS_STATEMENT = sql<{ counts: string }>`select (select n from credential_changes)::text
+    || coalesce((select string_agg(' ' || kind || '=' || n, '') from kept_record_changes), '') as counts`;
+
+/** PostgreSQL's change counts, read with COUNTS_STATEMENT on `counts`, a connection of their own. */
+function postgresCounts(counts: CountsConnection): DatabaseChanges {
   // Read as they were the last time, most of the time: then they are not parsed again.
   let last: { text: string; counts: Counts } | undefined;
-  const changes = new DatabaseChanges(async (): Promise<Counts> => {
-    const { rows } = await db.executeQuery(counts);
-    const text = rows[0]?.counts ?? "";
+  const read = async (): Promise<Counts> => {
+    const text = await counts.read();
     if (last?.text === text) return last.counts;
     const [credentials = "0", ...kinds] = text.split(" ");
     const families = new Map<string, number>();
@@ -248,8 +264,8 @@ async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Pro
     }
     last = { text, counts: { credentials: Number(credentials), families } };
     return last.counts;
-  });
-  return new SqlStore(db, "postgres", new CredentialsCache(changes), undefined, undefined, changes);
+  };
+  return new DatabaseChanges(read, undefined, () => counts.close());
 }
 
 async function createSchema(db: Kysely<DB>, schema: string): Promise<void> {

@@ -84,6 +84,7 @@ export class SqlStore implements Store {
   async close(): Promise<void> {
     if (this.#db.isTransaction) throw new Error("close() is for the root store, not a transaction");
     this.#ctx.streams?.close();
+    await this.changes?.close?.();
     await this.#db.destroy();
   }
 
