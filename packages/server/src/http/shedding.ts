@@ -82,11 +82,11 @@ const LATE_TICKS = 3;
 const QUEUED_FRACTION = 2;
 /**
  * The connections that make a crowd (see #roundMs), or a growing one (see #growthMs): a few callers are not
- * one, however busy the loop. Where the
- * callers run in the server's own process (an application or a test suite that embeds it), the loop's busy
- * time is their work as much as the requests', and the mean busy time of a request counts both: 5 callers of
- * a browser test, 11 requests and a loop 94% busy in 50 ms, came to 24 ms and were refused. Refused, a few
- * callers resend at once, as with FLOOD_REQUESTS; the wait they do cause shows in late ticks.
+ * one, however busy the loop. Where the callers run in the server's own process (an application or a test
+ * suite that embeds it), the loop's busy time is their work as much as the requests', and the mean busy time
+ * of a request counts both: 5 callers of a browser test, 11 requests and a loop 94% busy in 50 ms, came to
+ * 24 ms and were refused. Refused, a few callers resend at once, as with FLOOD_REQUESTS; the wait they do
+ * cause shows in late ticks.
  */
 const CROWD_CONNECTIONS = 16;
 /** ...and a crowd grows while it opens this many connections in each of two windows in a row. */
@@ -149,8 +149,9 @@ export class LoadShedder {
   #roundMs = 0;
   /** The connections that sent requests in the last window. */
   #crowdSize = 0;
-  /** Connections opened less those closed in the current window, and in the last two. */
+  /** Connections opened less those closed in the current window. */
   #netOpened = 0;
+  /** The same in each of the last two windows, the newer last. */
   #grown: [number, number] = [0, 0];
   /**
    * The wait (ms) each of the last two windows added to the callers' queues, as told by the connections they

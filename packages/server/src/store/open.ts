@@ -204,12 +204,12 @@ async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Pro
       return super.query({ name, text: config, values }, callback);
     }
   }
-  const connection = {
+  const connectionConfig = {
     connectionString: databaseUrl,
     // A startup parameter, so the search_path is in place before the first query on every connection.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   };
-  const pool = new pg.Pool({ Client: NamedStatementsClient, ...connection });
+  const pool = new pg.Pool({ Client: NamedStatementsClient, ...connectionConfig });
   // An idle connection that dies (database restart, network) must not crash the process; the pool moves on.
   pool.on("error", (error) => options.logger?.warn(`store: PostgreSQL connection error: ${error.message}`));
   const db = new Kysely<DB>({
@@ -231,7 +231,7 @@ async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Pro
   const changes = postgresCounts(
     new CountsConnection(
       pg.Client,
-      connection,
+      connectionConfig,
       COUNTS_STATEMENT.compile(db),
       options.logger,
       options.log ? new Log(options.log) : undefined,
