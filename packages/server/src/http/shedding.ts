@@ -220,15 +220,16 @@ export class LoadShedder {
         route(request, response);
       }
     });
-    server.on("connection", (socket) => {
-      this.#netOpened++;
-      socket.once("close", () => this.#netOpened--);
-    });
     // What Fastify sets on the server it makes itself.
     server.keepAliveTimeout = options.keepAliveTimeout ?? 72_000;
     server.requestTimeout = options.requestTimeout ?? 0;
     server.setTimeout(options.connectionTimeout ?? 0);
     if (this.options.maxEventLoopDelayMs > 0) {
+      // Only with shedding on: the connections counted for #growthMs.
+      server.on("connection", (socket) => {
+        this.#netOpened++;
+        socket.once("close", () => this.#netOpened--);
+      });
       server.once("listening", () => this.#start());
       server.once("close", () => this.stop());
     }
