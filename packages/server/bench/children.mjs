@@ -23,19 +23,13 @@ export function childProcesses({ work, serverDir }) {
   }
 
   /**
-   * Environment of a workapi child: the given mode, no PostgreSQL or Redis unless asked for, and no load
-   * shedding (the benches measure what a server serves flat out; a 503 there would count as a failure) unless
-   * `shedding` (bench:shedding, which keeps the delay goal of the environment, if any).
+   * Environment of a workapi child: the given mode, no PostgreSQL or Redis unless asked for, and every other
+   * setting as shipped (load shedding on): every figure describes the server a user starts. The environment's
+   * WORKAPI_* settings pass through, so a run that changes a default says so in its command.
    */
-  function serverEnv(mode, databaseUrl, { shedding = false } = {}) {
-    const { DATABASE_URL: _d, REDIS_URL: _r, WORKAPI_MAX_EVENT_LOOP_DELAY_MS: goal, ...env } = process.env;
-    return {
-      ...env,
-      NODE_ENV: mode,
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-      ...(shedding ? (goal === undefined ? {} : { WORKAPI_MAX_EVENT_LOOP_DELAY_MS: goal }) : {}),
-      ...(shedding ? {} : { WORKAPI_MAX_EVENT_LOOP_DELAY_MS: "0" }),
-    };
+  function serverEnv(mode, databaseUrl) {
+    const { DATABASE_URL: _d, REDIS_URL: _r, ...env } = process.env;
+    return { ...env, NODE_ENV: mode, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
   }
 
   function start(name, command, args, env = process.env) {

@@ -69,7 +69,6 @@ async function startWorkapi(name, { mode = "production", dataDir, databaseUrl, n
   const args = [...nodeArgs, entry, "serve", "--host", "127.0.0.1", "--port", String(port)];
   // Far above what a run sends: the bench measures serving, not the limiter's 429s.
   args.push("--data-dir", dataDir, "--rate-limit", "1000000000");
-  // Nor load shedding's 503s, which a machine busy with other work would set off.
   const env = serverEnv(mode, databaseUrl);
   const proc = start(name, process.execPath, args, env);
   proc.url = `http://127.0.0.1:${port}`;

@@ -45,8 +45,7 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
   const violations: string[] = [];
   const { bodyLimit, validateResponses } = config;
   const shedder = new LoadShedder({
-    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
-    maxEventLoopBusyPercent: config.maxEventLoopBusyPercent,
+    targetMs: config.maxEventLoopDelayMs,
     retryAfterS: config.sheddingRetryAfterS,
     corsOrigins: config.corsOrigins,
   });

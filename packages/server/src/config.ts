@@ -45,14 +45,9 @@ export interface ServerConfig {
   /** How long a shutdown waits for requests in flight before it closes their connections. */
   shutdownTimeoutMs: number;
   /**
-   * The event-loop delay (ms) over which requests are shed with 503 (see http/shedding.ts); 0: never shed.
-   * 20 by default: a caller's pool of N busy connections gets at most N answers per loop turn, so the turn's
-   * length caps what the server answers (200 connections and 50 ms turns: 4,000 a second, refusals included),
-   * and at four times the sustainable load the bench's 200 connections needed turns under about 35 ms.
+   * The wait (ms) load shedding keeps requests under once they queue (see http/shedding.ts); 0: never shed.
    */
   maxEventLoopDelayMs: number;
-  /** The share of time (percent) the event loop may stay busy before requests are shed; 100: no such limit. */
-  maxEventLoopBusyPercent: number;
   /** The Retry-After (seconds) of a shed request. */
   sheddingRetryAfterS: number;
 }
@@ -79,7 +74,6 @@ export const DEFAULTS = {
   discardTimeoutMs: 5_000,
   shutdownTimeoutMs: 10_000,
   maxEventLoopDelayMs: 20,
-  maxEventLoopBusyPercent: 90,
   sheddingRetryAfterS: 2,
 } as const;
 
@@ -93,7 +87,6 @@ const WHOLE_NUMBER_SETTINGS = {
   discardTimeoutMs: "WORKAPI_DISCARD_TIMEOUT_MS",
   shutdownTimeoutMs: "WORKAPI_SHUTDOWN_TIMEOUT_MS",
   maxEventLoopDelayMs: "WORKAPI_MAX_EVENT_LOOP_DELAY_MS",
-  maxEventLoopBusyPercent: "WORKAPI_MAX_EVENT_LOOP_BUSY_PERCENT",
   sheddingRetryAfterS: "WORKAPI_SHEDDING_RETRY_AFTER_S",
 } as const;
 
@@ -112,13 +105,7 @@ function waitBounds(env: NodeJS.ProcessEnv) {
     key,
     integer(name, env[name], DEFAULTS[key as keyof typeof WHOLE_NUMBER_SETTINGS]),
   ]);
-  const bounds = Object.fromEntries(entries) as Record<keyof typeof WHOLE_NUMBER_SETTINGS, number>;
-  if (bounds.maxEventLoopBusyPercent > 100) {
-    throw new Error(
-      `WORKAPI_MAX_EVENT_LOOP_BUSY_PERCENT is a share of time, 0 to 100, not '${bounds.maxEventLoopBusyPercent}'`,
-    );
-  }
-  return bounds;
+  return Object.fromEntries(entries) as Record<keyof typeof WHOLE_NUMBER_SETTINGS, number>;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerConfig> = {}): ServerConfig {

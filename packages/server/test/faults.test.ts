@@ -304,6 +304,40 @@ describe("load shedding", () => {
     }
   }, 30_000);
 
+  it.each([50, 500])(
+    "serves a closed loop of %i callers at capacity as shipped: goodput >= 0.8x of the same server with shedding off",
+    async (callers) => {
+      // Callers who each wait for their answer before sending again (a test suite, an import script, a load
+      // test) are at most the server's capacity: refusing them saves nothing, since they come straight back.
+      // Both servers with every default but the limits a one-address load needs lifted; runs interleaved.
+      const lifted = { WORKAPI_MAX_CONNECTIONS_PER_ADDRESS: "0", WORKAPI_RATE_LIMIT_MAX: "1000000000" };
+      const shipped = await startServerProcess("sqlite", lifted);
+      const off = await startServerProcess("sqlite", { ...lifted, WORKAPI_MAX_EVENT_LOOP_DELAY_MS: "0" });
+      try {
+        const runs = { shipped: [] as ClosedLoop[], off: [] as ClosedLoop[] };
+        for (const order of [
+          ["shipped", "off"],
+          ["off", "shipped"],
+        ] as const) {
+          for (const side of order) {
+            runs[side].push(await closedLoop(side === "shipped" ? shipped : off, callers, 3_000));
+          }
+        }
+        const served = (side: keyof typeof runs) => runs[side].reduce((sum, run) => sum + run.ok, 0);
+        expect(runs.off.every((run) => run.other === 0)).toBe(true);
+        expect(runs.shipped.every((run) => run.other === 0)).toBe(true);
+        expect(served("shipped")).toBeGreaterThanOrEqual(0.8 * served("off"));
+        // Where the server with shedding off answers within the delay goal, the shipped one refuses nothing.
+        const offWithinGoal = runs.off.every((run) => percentile(run.ms, 99) <= 20);
+        if (offWithinGoal) expect(runs.shipped.map((run) => run.refused)).toEqual([0, 0]);
+      } finally {
+        expect((await shipped.stop()).code).toBe(0);
+        expect((await off.stop()).code).toBe(0);
+      }
+    },
+    120_000,
+  );
+
   it("answers a flood of concurrent callers with 503 service_unavailable and Retry-After, then recovers", async () => {
     // The real server in a process of its own, flooded from this one: 200 callers at once, again and again,
     // with kept answers off so that every request costs its work (a turn of the loop then takes far longer
@@ -356,3 +390,39 @@ describe("load shedding", () => {
     }
   }, 60_000);
 });
+
+interface ClosedLoop {
+  ok: number;
+  refused: number;
+  other: number;
+  /** Each answer's latency (ms). */
+  ms: number[];
+}
+
+/** `callers` callers on `server`'s tags.list, each sending again when answered, for `durationMs`. */
+async function closedLoop(server: ServerProcess, callers: number, durationMs: number): Promise<ClosedLoop> {
+  const run: ClosedLoop = { ok: 0, refused: 0, other: 0, ms: [] };
+  const until = performance.now() + durationMs;
+  const caller = async () => {
+    while (performance.now() < until) {
+      const started = performance.now();
+      const answer = await fetch(`${server.url}/tags.list`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${server.token}`, "content-type": "application/json" },
+        body: "{}",
+      });
+      await answer.arrayBuffer();
+      run.ms.push(performance.now() - started);
+      if (answer.status === 200) run.ok++;
+      else if (answer.status === 503) run.refused++;
+      else run.other++;
+    }
+  };
+  await Promise.all(Array.from({ length: callers }, caller));
+  return run;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
