@@ -134,14 +134,15 @@ function operationHtml(doc, operation, copy, history) {
   return [
     `<section class="operation" id="${anchor}" data-section-id="${anchor}" data-operation="${escapeHtml(raw.operationId)}">`,
     `<h3>${escapeHtml(raw.summary ?? raw["x-interface-name"])}</h3>`,
-    `<p class="op-line"><span class="method ${method}">${method.toUpperCase()}</span> <code class="path">${escapeHtml(path)}</code> <code class="name">${escapeHtml(raw["x-interface-name"])}</code></p>`,
+    `<p class="op-line"><span class="method ${method}">${method.toUpperCase()}</span> <code class="path">${escapeHtml(path)}</code> <code class="name">${escapeHtml(raw["x-interface-name"])}</code> <button type="button" class="try-open" data-operation="${escapeHtml(raw.operationId)}">Try it</button></p>`,
     historyHtml(history),
+    // The console opens here, under the operation's name, when its button is pressed (the page's script).
+    '<div class="console-slot"></div>',
     markdown(copy.description),
     parametersHtml(doc, raw),
     bodyHtml(doc, raw),
     responsesHtml(doc, raw),
     samplesHtml(raw),
-    `<div class="console-slot"><button type="button" class="try-open" data-operation="${escapeHtml(raw.operationId)}">Try it</button></div>`,
     "</section>",
   ].join("\n");
 }

@@ -127,9 +127,14 @@
     const operation = data.operations.find((candidate) => candidate.id === id);
     const slot = document.querySelector(`.operation[data-operation="${CSS.escape(id)}"] .console-slot`);
     if (!operation || !slot) return;
+    const again = open?.dataset.operation === id;
     open?.remove();
+    open = undefined;
+    // The button of the open console closes it.
+    if (again) return;
     open = build(operation, data);
     slot.append(open);
+    open.scrollIntoView({ block: "nearest" });
   };
 
   document.addEventListener("click", (event) => {

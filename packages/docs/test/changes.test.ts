@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a script of the repository, plain JavaScript without declarations
 import { nextVersion, oneLine, operationHistory, releasedChanges } from "../../../scripts/docs-changes.mjs";
+// @ts-expect-error: a script of the repository, plain JavaScript without declarations
+import { historyHtml } from "../../../scripts/docs-html.mjs";
 
 const root = mkdtempSync(join(tmpdir(), "workapi-docs-changes-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -84,5 +86,30 @@ describe("what changed in each operation", () => {
       added: { version: "2.1.0", pending: true },
       changes: [],
     });
+  });
+});
+
+describe("what the page shows of it", () => {
+  it("badges the version an operation came in, its changes, and a deprecation with its sunset date", () => {
+    const html: string = historyHtml({
+      added: { version: "1.0.0", pending: false },
+      changes: [{ version: "2.1.0", pending: true, lines: ["`slas.update` answers **201**"] }],
+      deprecated: true,
+      sunset: "2027-01-31",
+    });
+    expect(html).toContain('<span class="badge added">Added in 1.0.0</span>');
+    expect(html).toContain('<span class="badge changed">Changed in 2.1.0</span>');
+    expect(html).toContain('<span class="badge deprecated">Deprecated: sunset 2027-01-31</span>');
+    expect(html).toContain(
+      "<li><b>2.1.0 (not released yet)</b>: <code>slas.update</code> answers <strong>201</strong></li>",
+    );
+    const plain: string = historyHtml({
+      added: { version: "1.0.0", pending: true },
+      changes: [],
+      deprecated: false,
+    });
+    expect(plain).toBe(
+      '<div class="history"><span class="badge added">Added in 1.0.0 (not released yet)</span></div>',
+    );
   });
 });

@@ -70,8 +70,13 @@ describe.skipIf(!hasChromium)("the docs page's console, served by a seeded serve
     return form;
   }
 
-  async function sendAndWait(form: ReturnType<Page["locator"]>) {
+  /** Sends what the console of `form` holds and waits for the answer to show. */
+  async function sendAndWait(form: ReturnType<Page["locator"]>, path: string) {
+    const answered = page.waitForResponse((response) => new URL(response.url()).pathname === path, {
+      timeout: 60_000,
+    });
     await form.locator('button[name="send"]').click();
+    await answered;
     await expect
       .poll(() => form.locator('output[name="status"]').textContent(), { timeout: 30_000 })
       .toMatch(/^\d{3} /);
@@ -105,7 +110,7 @@ describe.skipIf(!hasChromium)("the docs page's console, served by a seeded serve
     await expect(type.locator('input[value="issue"]').isChecked()).resolves.toBe(true);
     await expect(type.locator('input[value="ticket"]').isChecked()).resolves.toBe(true);
     await expect(form.locator('input[name="base"]').inputValue()).resolves.toBe(server.url);
-    await sendAndWait(form);
+    await sendAndWait(form, "/works.list");
     expect(await form.locator('output[name="status"]').textContent()).toBe("200 OK");
     expect(await form.locator(".check").getAttribute("class")).toContain("matches");
     expect(await form.locator(".check").textContent()).toBe("Matches the contract's schema for 200.");
@@ -117,7 +122,7 @@ describe.skipIf(!hasChromium)("the docs page's console, served by a seeded serve
 
   it("sends works.create as prefilled (201), and with its title emptied shows the error at title, sending nothing", async () => {
     const form = await openConsole("works-create");
-    await sendAndWait(form);
+    await sendAndWait(form, "/works.create");
     expect(await form.locator('output[name="status"]').textContent()).toBe("201 Created");
     expect(await form.locator(".check").textContent()).toBe("Matches the contract's schema for 201.");
     expect(JSON.parse((await form.locator(".answer-body").textContent()) ?? "{}").work).toMatchObject({
@@ -136,6 +141,34 @@ describe.skipIf(!hasChromium)("the docs page's console, served by a seeded serve
     expect(sentPaths.filter((path) => path === "/works.create").length).toBe(before);
     await title.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${artifacts}docs-console-title-error.png` });
+  });
+
+  it("takes the body as JSON too, checked the same way before sending", async () => {
+    const form = page.locator('form.console[data-operation="works-create"]');
+    await form.locator('button[name="mode"]').click();
+    const text = form.locator('textarea[name="body"]');
+    const body = JSON.parse(await text.inputValue());
+    expect(body).toMatchObject({ type: "issue", title: "", applies_to_part: "FEAT-2" });
+    await text.fill(JSON.stringify({ ...body, type: "bug" }));
+    const before = sentPaths.filter((path) => path === "/works.create").length;
+    await form.locator('button[name="send"]').click();
+    await expect.poll(() => form.locator(".json-errors").textContent()).toContain("title: must not be empty");
+    expect(await form.locator(".json-errors").textContent()).toContain(
+      'type: must be one of "incident", "issue"',
+    );
+    expect(sentPaths.filter((path) => path === "/works.create").length).toBe(before);
+    await text.fill(JSON.stringify({ ...body, title: "Sent as JSON" }));
+    expect(await form.locator(".live-curl").textContent()).toContain('"title": "Sent as JSON"');
+    await sendAndWait(form, "/works.create");
+    expect(await form.locator('output[name="status"]').textContent()).toBe("201 Created");
+    expect(JSON.parse((await form.locator(".answer-body").textContent()) ?? "{}").work.title).toBe(
+      "Sent as JSON",
+    );
+    // Back to the form, which now holds what the JSON said.
+    await form.locator('button[name="mode"]').click();
+    await expect(form.locator('.form-field[data-path="title"] input').inputValue()).resolves.toBe(
+      "Sent as JSON",
+    );
   });
 
   it("finds is_frozen and dev_org_deactivated", async () => {
