@@ -68,7 +68,7 @@ export function renderDocs(root, doc, variables) {
     "<body>",
     '<header id="top">',
     `<a class="title" href="#section/Introduction">${escapeHtml(title)}</a> <span class="version">${escapeHtml(version)}</span>`,
-    '<div class="search"><input id="search" type="search" placeholder="Search operations, fields, errors (press /)" autocomplete="off" aria-label="Search" aria-controls="search-results" aria-expanded="false"><ul id="search-results" role="listbox" hidden></ul></div>',
+    '<div class="search"><input id="search" type="search" role="combobox" placeholder="Search operations, fields, errors (press /)" autocomplete="off" aria-label="Search" aria-controls="search-results" aria-expanded="false"><ul id="search-results" role="listbox" hidden></ul></div>',
     "</header>",
     pageBody({ doc, definition, operations, copies, history }),
     `<script type="application/json" id="docs-data">${scriptJson(data)}</script>`,

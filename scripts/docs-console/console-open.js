@@ -7,7 +7,14 @@
 
   /** Sends what was checked and shows the answer with its contract check. */
   async function send(operation, checked, view, settings, schemas) {
-    const url = new URL(operation.path.slice(1), `${settings.base.value.replace(/\/*$/, "")}/`);
+    view.node.hidden = false;
+    let url;
+    try {
+      url = new URL(operation.path.slice(1), `${settings.base.value.replace(/\/*$/, "")}/`);
+    } catch {
+      view.status.value = "Not sent: type the server's base URL (http://host:port) first.";
+      return;
+    }
     const pairs = samples.queryPairs(operation, checked.params);
     if (pairs.length) url.search = new URLSearchParams(pairs).toString();
     const init = { method: operation.method.toUpperCase(), headers: {} };
@@ -16,7 +23,6 @@
       init.headers["content-type"] = "application/json";
       init.body = JSON.stringify(checked.body);
     }
-    view.node.hidden = false;
     view.status.value = "Sending…";
     view.time.value = "";
     view.check.textContent = "";

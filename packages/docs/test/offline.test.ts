@@ -97,6 +97,16 @@ describe.skipIf(!hasChromium)("the docs page offline", () => {
     }
   });
 
+  it("finds an operation by words of its description, ranked first", async () => {
+    await page.fill("#search", "replaces whole list of policies");
+    const first = page.locator("#search-results li").first();
+    await first.waitFor({ state: "visible" });
+    expect(await first.locator("code").textContent()).toBe("slas.update");
+    expect(await first.getAttribute("data-anchor")).toBe("tag/slas/operation/slas-update");
+    await page.fill("#search", "no such words anywhere");
+    await expect.poll(() => page.locator("#search-results li").allTextContents()).toEqual(["Nothing found"]);
+  });
+
   it("asks nothing of any other host, and nothing fails", () => {
     expect(blocked).toEqual([]);
     expect(failed).toEqual([]);

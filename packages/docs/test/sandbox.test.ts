@@ -142,6 +142,50 @@ describe.skipIf(!hasChromium)("the console's sandbox button", () => {
     await page.close();
   });
 
+  it("sends to a base URL the reader types, another origin than the page's", async () => {
+    const seen: Array<{ method?: string; path: string; authorization?: string }> = [];
+    // Another server, which lets the page's origin call it (CORS), as @workapi/server's corsOrigins does.
+    const other = createServer((request, response) => {
+      seen.push({
+        method: request.method,
+        path: new URL(request.url ?? "/", "http://x").pathname,
+        authorization: request.headers.authorization,
+      });
+      response.setHeader("access-control-allow-origin", origin);
+      response.setHeader("access-control-allow-headers", "authorization, content-type");
+      response.writeHead(request.method === "OPTIONS" ? 204 : 200, { "content-type": "application/json" });
+      response.end(request.method === "OPTIONS" ? undefined : JSON.stringify({ tags: [] }));
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const elsewhere = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${origin}/docs`, { waitUntil: "load" });
+      await page.click('[data-operation="tags-list"] button.try-open');
+      const form = page.locator('form.console[data-operation="tags-list"]');
+      await form.locator('input[name="base"]').fill(elsewhere);
+      await form.locator('input[name="token"]').fill("typed-token");
+      expect(await form.locator(".live-curl").textContent()).toContain(`curl -G '${elsewhere}/tags.list'`);
+      await form.locator('button[name="send"]').click();
+      await expect
+        .poll(() => form.locator(".check").textContent())
+        .toBe("Matches the contract's schema for 200.");
+      expect(seen.filter((call) => call.method === "GET")).toEqual([
+        { method: "GET", path: "/tags.list", authorization: "Bearer typed-token" },
+      ]);
+      // The token is kept for the tab's session only.
+      const kept = await page.evaluate(() => ({
+        session: Object.values({ ...sessionStorage }),
+        local: Object.values({ ...localStorage }),
+      }));
+      expect(kept.session).toContain("typed-token");
+      expect(kept.local).not.toContain("typed-token");
+      await page.close();
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
+
   it("is not there when the contract has no sandboxes.create", async () => {
     const page = await browser.newPage();
     await page.goto(docsPath.href, { waitUntil: "load" });
