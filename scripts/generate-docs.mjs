@@ -18,7 +18,15 @@ const DOCS_FILE = "packages/docs/index.html";
 const FAVICON_FILE = "packages/docs/favicon.svg";
 const SCRIPT_DIR = join("scripts", "docs-console");
 /** The page's script, in the order its parts run (each a block of one script: names stay in their part). */
-const SCRIPT_PARTS = ["validate.js", "samples.js", "form.js", "console.js", "console-open.js", "search.js"];
+const SCRIPT_PARTS = [
+  "validate.js",
+  "samples.js",
+  "form.js",
+  "console.js",
+  "console-open.js",
+  "search.js",
+  "nav.js",
+];
 
 /** JSON safe inside a script element: no `<` can close it. */
 export const scriptJson = (value) => JSON.stringify(value).replaceAll("<", "\\u003c");

@@ -3,13 +3,18 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadSpec } from "@workapi/spec";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a script of the repository, plain JavaScript without declarations
 import { nextVersion, oneLine, operationHistory, releasedChanges } from "../../../scripts/docs-changes.mjs";
 // @ts-expect-error: a script of the repository, plain JavaScript without declarations
 import { historyHtml } from "../../../scripts/docs-html.mjs";
+// @ts-expect-error: a script of the repository, plain JavaScript without declarations
+import { renderDocs } from "../../../scripts/generate-docs.mjs";
 
 const root = mkdtempSync(join(tmpdir(), "workapi-docs-changes-"));
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const RELEASED = [
@@ -111,5 +116,20 @@ describe("what the page shows of it", () => {
     expect(plain).toBe(
       '<div class="history"><span class="badge added">Added in 1.0.0 (not released yet)</span></div>',
     );
+  });
+});
+
+describe("a deprecated operation on the page", () => {
+  it("carries the badge with its sunset date, and its sidebar entry is struck through", () => {
+    const doc = loadSpec();
+    const item = doc.paths["/tags.list"] as unknown as { get: Record<string, unknown> };
+    Object.assign(item.get, { deprecated: true, "x-sunset": "2027-03-31" });
+    const html: string = renderDocs(repoRoot, doc, []);
+    const start = html.indexOf('id="tag/tags/operation/tags-list"');
+    const part = html.slice(start, html.indexOf("</section>", start));
+    expect(part).toContain('<span class="badge deprecated">Deprecated: sunset 2027-03-31</span>');
+    expect(html).toContain('<a href="#tag/tags/operation/tags-list" class="deprecated">');
+    // The other operations are not marked.
+    expect(html.match(/class="badge deprecated"/g)?.length).toBe(1);
   });
 });

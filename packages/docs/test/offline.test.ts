@@ -62,6 +62,8 @@ describe.skipIf(!hasChromium)("the docs page offline", () => {
     await expect(section.locator("h3").isVisible()).resolves.toBe(true);
     // The sidebar links to it the same way, so the form is the page's own.
     expect(await page.locator(`#nav a[href="${link}"]`).count()).toBe(1);
+    // ... and marks it as the current entry.
+    expect(await page.locator(`#nav a[href="${link}"]`).getAttribute("aria-current")).toBe("location");
     const text = (await section.textContent()) ?? "";
     expect(text).toContain(operation.summary);
     expect(text).toContain("Scopes: tag:read, tag:write or tag:all");
