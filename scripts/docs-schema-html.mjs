@@ -67,15 +67,19 @@ function facts(doc, schema) {
   if (node.default !== undefined) out.push(`default ${code(node.default)}`);
   if (node.format) out.push(escapeHtml(node.format));
   const bounds = [
-    ["minLength", "at least %s characters"],
-    ["maxLength", "at most %s characters"],
+    ["minLength", "at least %s character"],
+    ["maxLength", "at most %s character"],
     ["minimum", "&ge; %s"],
     ["maximum", "&le; %s"],
-    ["minItems", "at least %s items"],
-    ["maxItems", "at most %s items"],
-    ["minProperties", "at least %s fields"],
+    ["minItems", "at least %s item"],
+    ["maxItems", "at most %s item"],
+    ["minProperties", "at least %s field"],
   ];
-  for (const [key, text] of bounds) if (node[key] !== undefined) out.push(text.replace("%s", node[key]));
+  for (const [key, text] of bounds) {
+    if (node[key] === undefined) continue;
+    const plural = node[key] !== 1 && !text.startsWith("&") ? "s" : "";
+    out.push(text.replace("%s", node[key]) + plural);
+  }
   if (node.pattern) out.push(`matches ${code(node.pattern)}`);
   if (node.uniqueItems) out.push("unique items");
   return out.length ? `<span class="facts">${out.join(" · ")}</span>` : "";
