@@ -162,6 +162,7 @@ function settle(groups) {
 function mutedBecause(event) {
   if (event.direction === "request" && event.flags?.readOnly) return "read-only: callers do not send it";
   if (event.direction === "response" && event.flags?.writeOnly) return "write-only: readers never receive it";
+  if (event.xml) return "XML body: its text and elements read the same whatever JSON type the schema names";
   return undefined;
 }
 

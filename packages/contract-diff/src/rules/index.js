@@ -33,6 +33,7 @@ import propertyDeprecatedWithoutSunset from "./property-deprecated-without-sunse
 import propertyReactivated from "./property-reactivated.js";
 import propertyStabilityDecreased from "./property-stability-decreased.js";
 import propertyStabilityIncreased from "./property-stability-increased.js";
+import propertyStabilityInvalid from "./property-stability-invalid.js";
 import propertyWriteOnlyChanged from "./property-write-only-changed.js";
 import requestAdditionalPropertiesAdded from "./request-additional-properties-added.js";
 import requestAdditionalPropertiesRemoved from "./request-additional-properties-removed.js";
@@ -235,6 +236,7 @@ import responseUpperBoundRaised from "./response-upper-bound-raised.js";
 import responseUpperBoundRemoved from "./response-upper-bound-removed.js";
 import responseVariantAdded from "./response-variant-added.js";
 import responseVariantRemoved from "./response-variant-removed.js";
+import securityAlternativeAdded from "./security-alternative-added.js";
 import securityAnonymousAdded from "./security-anonymous-added.js";
 import securityAnonymousRemoved from "./security-anonymous-removed.js";
 import securityRequirementAdded from "./security-requirement-added.js";
@@ -273,6 +275,7 @@ export const RULES = Object.freeze([
   paginationAdded,
   paginationRemoved,
   paginationChanged,
+  securityAlternativeAdded,
   securityRequirementAdded,
   securityRequirementRemoved,
   securityAnonymousRemoved,
@@ -494,4 +497,5 @@ export const RULES = Object.freeze([
   propertyReactivated,
   propertyStabilityDecreased,
   propertyStabilityIncreased,
+  propertyStabilityInvalid,
 ]);
