@@ -10,7 +10,8 @@ import { walkOperations } from "./walk-operations.js";
  * @typedef {{ file: string, line: number, pointer?: string }} SourceLine
  * @typedef {{ operationId: string, method: string, path: string, where: string }} Reach
  * @typedef {{ rule: string, level: Level, message: string, where: string, location: string,
- *   side: "base" | "head", pointer: string, source?: SourceLine, operations: Reach[], note?: string }} Finding
+ *   side: "base" | "head", pointer: string, source?: SourceLine, removedAt?: SourceLine, operations: Reach[],
+ *   note?: string, evidence?: import("./evidence.js").Evidence[] }} Finding
  * @typedef {{ document: Record<string, any>, label: string,
  *   origin: (pointer: string) => SourceLine | undefined }} LoadedSpec
  * @typedef {{ base: string, head: string, findings: Finding[], counts: Record<Level, number>,
@@ -81,7 +82,7 @@ function group(events, base, head, policy) {
       const id = `${rule.id}|${event.side}|${event.pointer}|${message}`;
       let finding = groups.get(id);
       if (!finding) {
-        finding = newFinding(rule, event, message, event.side === "base" ? base : head);
+        finding = newFinding(rule, event, message, event.side === "base" ? base : head, base);
         groups.set(id, finding);
       }
       const op = event.operation;
@@ -108,7 +109,7 @@ function group(events, base, head, policy) {
  * @param {LoadedSpec} spec
  * @returns {Group}
  */
-function newFinding(rule, event, message, spec) {
+function newFinding(rule, event, message, spec, base) {
   const source = spec.origin(event.pointer);
   const muted = mutedBecause(event);
   /** @type {Group} */
@@ -122,6 +123,7 @@ function newFinding(rule, event, message, spec) {
     side: event.side,
     pointer: event.pointer,
     ...(source ? { source } : {}),
+    ...removedAt(event, base),
     ...(muted ? { note: muted } : {}),
     operations: [],
     stable: false,
@@ -156,6 +158,16 @@ function settle(groups) {
       a.rule.localeCompare(b.rule),
   );
   return findings;
+}
+
+/**
+ * Where a removed node stood in the base (`removedAt`), for outputs that can point at a removed line (a
+ * pull request review's base side); the finding's own `source` stays on the head, where annotations go.
+ */
+function removedAt(event, base) {
+  if (event.removedFrom === undefined || event.side === "base") return {};
+  const at = base.origin(event.removedFrom);
+  return at ? { removedAt: at } : {};
 }
 
 /** Why an event cannot affect anyone: a read-only value in a request, a write-only value in a response. */

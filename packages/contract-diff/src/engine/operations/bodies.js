@@ -84,7 +84,14 @@ export function compareContent(context, bc = {}, bp, hc = {}, hp, emit, directio
   }
   for (const [essence, media] of before) {
     if (!after.has(essence))
-      emit("media-type", { change: "removed", direction, media, where: label(media), pointer: hp });
+      emit("media-type", {
+        change: "removed",
+        direction,
+        media,
+        where: label(media),
+        pointer: hp,
+        removedFrom: child(bp, media),
+      });
   }
 }
 
