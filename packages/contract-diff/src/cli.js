@@ -186,7 +186,12 @@ async function postReviewCommand(options, cwd, stdout, env = process.env) {
     throw new InputError(`cannot read the review ${options.positionals[0]}: ${err.message}`);
   }
   const apiUrl = env.GITHUB_API_URL ?? "https://api.github.com";
-  const outcome = await postReview(review, { apiUrl, token: env.GITHUB_TOKEN, repository, pullNumber });
+  let outcome;
+  try {
+    outcome = await postReview(review, { apiUrl, token: env.GITHUB_TOKEN, repository, pullNumber });
+  } catch (err) {
+    throw new InputError(`cannot post the review: ${err.message}`);
+  }
   stdout(
     `review posted on ${repository}#${pullNumber}: ${outcome.created} new, ${outcome.updated} updated, ${outcome.unchanged} unchanged, ${outcome.deleted} stale deleted\n`,
   );
