@@ -3,6 +3,7 @@
 // and folds the events that one change to a shared schema causes in many operations into one finding that
 // lists the operations it reaches.
 import { RULES } from "../rules/index.js";
+import { attachEvidence } from "./evidence.js";
 import { walkOperations } from "./walk-operations.js";
 
 /**
@@ -34,13 +35,15 @@ export const fromDocument = (document, label = "document") => ({ document, label
 /**
  * @param {LoadedSpec} base
  * @param {LoadedSpec} head
- * @param {{ now?: Date, deprecationDays?: number }} [options]
+ * @param {{ now?: Date, deprecationDays?: number, evidence?: boolean }} [options] `evidence: false` skips
+ *   validating the operations' examples across the change (engine/evidence.js)
  * @returns {Report}
  */
 export function diffSpecs(base, head, options = {}) {
   const policy = { now: options.now ?? new Date(), deprecationDays: options.deprecationDays ?? 0 };
   const events = walkOperations(base.document, head.document);
   const findings = settle(group(events, base, head, policy));
+  if (options.evidence !== false) attachEvidence(findings, base.document, head.document);
   const counts = Object.fromEntries(
     LEVELS.map((level) => [level, findings.filter((f) => f.level === level).length]),
   );

@@ -28,12 +28,7 @@ import operationTagRemoved from "./operation-tag-removed.js";
 import paginationAdded from "./pagination-added.js";
 import paginationChanged from "./pagination-changed.js";
 import paginationRemoved from "./pagination-removed.js";
-import propertyDeprecated from "./property-deprecated.js";
-import propertyDeprecatedWithoutSunset from "./property-deprecated-without-sunset.js";
-import propertyReactivated from "./property-reactivated.js";
-import propertyStabilityDecreased from "./property-stability-decreased.js";
-import propertyStabilityIncreased from "./property-stability-increased.js";
-import propertyStabilityInvalid from "./property-stability-invalid.js";
+import { PROPERTY_MARK_RULES } from "./property-marks.js";
 import propertyWriteOnlyChanged from "./property-write-only-changed.js";
 import requestAdditionalPropertiesAdded from "./request-additional-properties-added.js";
 import requestAdditionalPropertiesRemoved from "./request-additional-properties-removed.js";
@@ -492,10 +487,5 @@ export const RULES = Object.freeze([
   requestDependentRequiredRemoved,
   responseDependentRequiredAdded,
   responseDependentRequiredRemoved,
-  propertyDeprecated,
-  propertyDeprecatedWithoutSunset,
-  propertyReactivated,
-  propertyStabilityDecreased,
-  propertyStabilityIncreased,
-  propertyStabilityInvalid,
+  ...PROPERTY_MARK_RULES,
 ]);

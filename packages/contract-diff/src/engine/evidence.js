@@ -1,0 +1,161 @@
+// Breaks shown, not inferred: for an error-level finding, the contract's own examples of the operations it
+// reaches are validated across the change. The old contract's example request that the new request schema
+// refuses, or the new contract's example answer that the old answer schema refuses, is what a real caller or
+// reader would meet. Validation is Ajv with the options the reference server uses (@workapi/spec's
+// VALIDATOR_OPTIONS: `inputs` for requests, `outputs` for answers). An example its own side already refuses
+// shows nothing about the change and is skipped; a finding the examples cannot show has no evidence.
+import { VALIDATOR_OPTIONS } from "@workapi/spec";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { operationsOf, templateOf } from "./operations/matching.js";
+import { child, isObject, resolve } from "./schema-view.js";
+
+/**
+ * @typedef {{ operationId: string, in: "request" | "response", status?: string, media: string,
+ *   example: string, refusedBy: "base" | "head", error: string }} Evidence
+ */
+
+const ID = "https://contract-review.invalid/document.json";
+const MOST = 5;
+const withFormats = addFormats.default ?? addFormats;
+
+/**
+ * One Ajv per document and kind, each compiled schema once (by pointer). `all` makes the same validator list
+ * every error: the server's request options stop at the first, which may be about another change; the
+ * verdict is always the server's, the list only picks the error at the finding's place.
+ */
+function validators() {
+  const made = new Map();
+  return (document, kind, pointer, all = false) => {
+    const name = all ? `${kind}+all` : kind;
+    let entry = made.get(document)?.[name];
+    if (!entry) {
+      const ajv = new Ajv2020({
+        ...VALIDATOR_OPTIONS[kind],
+        ...(all ? { allErrors: true } : {}),
+        validateSchema: false,
+      });
+      withFormats(ajv);
+      ajv.addSchema(document, ID);
+      entry = { ajv, compiled: new Map() };
+      made.set(document, { ...made.get(document), [name]: entry });
+    }
+    if (!entry.compiled.has(pointer)) {
+      let validate;
+      try {
+        validate = entry.ajv.compile({ $ref: `${ID}${encodeURI(pointer)}` });
+      } catch {
+        validate = undefined; // A schema Ajv cannot compile shows nothing; the finding stands as it is.
+      }
+      entry.compiled.set(pointer, validate);
+    }
+    return entry.compiled.get(pointer);
+  };
+}
+
+/** The named examples of a media type object: `example`, and each of `examples` (their `value`). */
+function examplesOf(document, media, pointer) {
+  const out = [];
+  if (media.example !== undefined) out.push({ name: "example", value: media.example });
+  for (const [name, raw] of Object.entries(isObject(media.examples) ? media.examples : {})) {
+    const node = resolve(document, raw, child(pointer, "examples", name)).node;
+    if (isObject(node) && node.value !== undefined) out.push({ name, value: node.value });
+  }
+  return out;
+}
+
+/** The media types of a request body or response: [media, node, pointer]. */
+function contentOf(document, raw, pointer) {
+  if (raw === undefined) return [];
+  const resolved = resolve(document, raw, pointer);
+  const content = resolved.node?.content;
+  if (!isObject(content)) return [];
+  return Object.entries(content)
+    .filter(([, node]) => isObject(node))
+    .map(([media, node]) => [media, node, child(resolved.pointer, "content", media)]);
+}
+
+/** `response(201).work.tags[].id` -> `/work/tags/[]/id`, beside the part that names the body. */
+function placeOf(where) {
+  const match = /^(body|response\((\w+)\))(?:\([^)]*\))?(.*)$/.exec(where);
+  if (!match) return undefined;
+  const path = match[3].replace(/\[\]/g, ".[]").replace(/\./g, "/");
+  return { in: match[1] === "body" ? "request" : "response", status: match[2], path };
+}
+
+/** Where an Ajv error is, as a path like placeOf's (array indices as `[]`, a missing name appended). */
+function errorPath(error) {
+  const extra = error.params?.missingProperty ?? error.params?.additionalProperty;
+  return `${error.instancePath.replace(/\/\d+(?=\/|$)/g, "/[]")}${extra === undefined ? "" : `/${extra}`}`;
+}
+
+const within = (a, b) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`) || b === "" || a === "";
+
+/**
+ * The evidence for each error-level finding that the examples can show, added as `evidence`.
+ * @param {import("./index.js").Finding[]} findings
+ * @param {Record<string, any>} base @param {Record<string, any>} head
+ */
+export function attachEvidence(findings, base, head) {
+  const errors = findings.filter((f) => f.level === "error");
+  if (errors.length === 0) return;
+  const validate = validators();
+  const ops = { base: operationsOf(base), head: operationsOf(head) };
+  for (const finding of errors) {
+    const evidence = [];
+    for (const reach of finding.operations) {
+      const place = placeOf(reach.where);
+      const key = `${reach.method} ${templateOf(reach.path)}`;
+      const b = ops.base.get(key);
+      const h = ops.head.get(key);
+      if (!place || !b || !h) continue;
+      for (const item of showing(place, b, h, { base, head }, validate)) {
+        if (evidence.length >= MOST) break;
+        if (!evidence.some((e) => e.example === item.example && e.operationId === item.operationId))
+          evidence.push({ operationId: reach.operationId, ...item });
+      }
+    }
+    if (evidence.length > 0) finding.evidence = evidence;
+  }
+}
+
+/**
+ * The examples of one operation that show a change at `place`: requests from the base against the head's
+ * schema, answers from the head against the base's.
+ */
+function* showing(place, b, h, docs, validate) {
+  const request = place.in === "request";
+  const [from, to] = request ? ["base", "head"] : ["head", "base"];
+  const entry = { base: b, head: h };
+  const kind = request ? "inputs" : "outputs";
+  const bodyOf = (side) =>
+    request
+      ? [entry[side].op.requestBody, child(entry[side].pointer, "requestBody")]
+      : [entry[side].op.responses?.[place.status], child(entry[side].pointer, "responses", place.status)];
+  const target = new Map(
+    contentOf(docs[to], ...bodyOf(to)).map(([media, node, pointer]) => [media, { node, pointer }]),
+  );
+  for (const [media, node, pointer] of contentOf(docs[from], ...bodyOf(from))) {
+    const other = target.get(media);
+    if (!other || node.schema === undefined || other.node.schema === undefined) continue;
+    const own = validate(docs[from], kind, child(pointer, "schema"));
+    const theirs = validate(docs[to], kind, child(other.pointer, "schema"));
+    if (!own || !theirs) continue;
+    for (const example of examplesOf(docs[from], node, pointer)) {
+      if (!own(structuredClone(example.value))) continue;
+      if (theirs(structuredClone(example.value))) continue;
+      const listing = validate(docs[to], kind, child(other.pointer, "schema"), true);
+      listing?.(structuredClone(example.value));
+      const error = (listing?.errors ?? []).find((e) => within(errorPath(e), place.path));
+      if (!error) continue;
+      yield {
+        in: place.in,
+        ...(request ? {} : { status: place.status }),
+        media,
+        example: example.name,
+        refusedBy: to,
+        error: `${error.instancePath || "(the body)"} ${error.message}${error.params?.missingProperty ? ` (${error.params.missingProperty})` : ""}`,
+      };
+    }
+  }
+}
