@@ -8,6 +8,8 @@
 // - an introduction to the code samples' variables;
 // - a changelog of the contract: each released version's contract changes, from
 //   packages/spec/CONTRACT-CHANGES.md (written by scripts/release/contract-changes.mjs when a version is made);
+// - a deprecation line for a deprecated operation or parameter: Redoc draws the "Deprecated" badge from
+//   `deprecated`, and the line adds the date of its `x-sunset` (after which it may stop answering);
 // - without the extensions that Redoc does not show and that weigh most (HIDDEN_EXTENSIONS), to keep the page
 //   light; it keeps those the contract's description tells readers about (x-pagination, x-companion...).
 import { existsSync, readFileSync } from "node:fs";
@@ -127,6 +129,20 @@ function withoutHiddenExtensions(copy) {
   return copy;
 }
 
+/** The line that says an operation or parameter is deprecated, with its sunset date, or undefined. */
+export function deprecationLine(node) {
+  if (node?.deprecated !== true) return undefined;
+  const sunset = typeof node["x-sunset"] === "string" ? node["x-sunset"].slice(0, 10) : undefined;
+  return sunset
+    ? `**Deprecated: sunset on ${sunset}.** After that date it may stop answering; the server sends \`Deprecation\` and \`Sunset\` headers until then.`
+    : "**Deprecated.** The server answers it with a `Deprecation` header.";
+}
+
+/** Puts `line` at the top of `node`'s description. */
+const lead = (node, line) => {
+  node.description = `${line}\n\n${node.description ?? ""}`.trimEnd();
+};
+
 /** The document the docs page shows: a copy of the bundle `doc` with the changes listed above. */
 export function docsDocument(doc, { root, variables }) {
   const copy = structuredClone(doc);
@@ -137,6 +153,12 @@ export function docsDocument(doc, { root, variables }) {
     for (const method of HTTP_METHODS) {
       const operation = item?.[method];
       if (!operation) continue;
+      for (const parameter of operation.parameters ?? []) {
+        const deprecated = deprecationLine(parameter);
+        if (deprecated) lead(parameter, deprecated);
+      }
+      const deprecated = deprecationLine(operation);
+      if (deprecated) lead(operation, deprecated);
       const line = scopeLine(operation, `${method.toUpperCase()} ${path} (${operation.operationId})`);
       if (line === undefined) continue;
       operation.description = `${line}\n\n${operation.description ?? ""}`.trimEnd();

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a script of the repository, plain JavaScript without declarations
-import { changelog, scopeLine } from "../../../scripts/docs-page.mjs";
+import { changelog, deprecationLine, docsDocument, scopeLine } from "../../../scripts/docs-page.mjs";
 
 const root = mkdtempSync(join(tmpdir(), "workapi-docs-page-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -72,5 +72,39 @@ describe("the scope line", () => {
       ),
     ).toBe("Scopes by the type of the record it belongs to: `issue`: `issue:read`; `ticket`: `ticket:all`");
     expect(() => scopeLine({ ...operation, security: security.slice(1) }, where)).toThrow(/different scopes/);
+  });
+});
+
+describe("the deprecation line", () => {
+  it("gives the sunset date of what the contract deprecates, and nothing for the rest", () => {
+    expect(deprecationLine({ deprecated: true, "x-sunset": "2027-06-30" })).toMatch(
+      /^\*\*Deprecated: sunset on 2027-06-30\.\*\*/,
+    );
+    expect(deprecationLine({ deprecated: true })).toMatch(/^\*\*Deprecated\.\*\*/);
+    expect(deprecationLine({ "x-sunset": "2027-06-30" })).toBeUndefined();
+  });
+
+  it("leads the description of a deprecated operation and parameter on the page", () => {
+    const doc = {
+      openapi: "3.1.0",
+      info: { title: "t", version: "1", description: "d" },
+      paths: {
+        "/tags.list": {
+          get: {
+            operationId: "tags-list",
+            deprecated: true,
+            "x-sunset": "2027-06-30",
+            description: "Lists tags.",
+            parameters: [{ name: "q", in: "query", deprecated: true, "x-sunset": "2027-01-31" }],
+            security: [{ bearer: ["tag:read"] }],
+          },
+        },
+      },
+    };
+    mkdirSync(join(root, "deprecated", "packages", "spec"), { recursive: true });
+    const page = docsDocument(doc, { root: join(root, "deprecated"), variables: [] });
+    const operation = page.paths["/tags.list"].get;
+    expect(operation.description).toMatch(/sunset on 2027-06-30[\s\S]*Lists tags\./);
+    expect(operation.parameters[0].description).toMatch(/^\*\*Deprecated: sunset on 2027-01-31/);
   });
 });
