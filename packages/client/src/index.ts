@@ -7,7 +7,7 @@ export {
   type PaginatedName,
   type WorkApiClient,
 } from "./client.js";
-export { type DeprecationHook, type DeprecationNotice, warnDeprecated } from "./deprecation.js";
+export type { DeprecationHook, DeprecationNotice } from "./deprecation.js";
 export { type AnyResult, ApiError, unwrap } from "./errors.js";
 export type { Facade, OperationIds } from "./generated/operations.js";
 export type {
