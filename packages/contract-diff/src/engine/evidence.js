@@ -75,15 +75,22 @@ function contentOf(document, raw, pointer) {
     .map(([media, node]) => [media, node, child(resolved.pointer, "content", media)]);
 }
 
-/** `response(201).work.tags[].id` -> `/work/tags/[]/id`, beside the part that names the body. */
-function placeOf(where) {
-  const match = /^(body|response\((\w+)\))(?:\([^)]*\))?(.*)$/.exec(where);
+/** Which body a place is in: `body...` the request's, `response(201)...` that status's answer. */
+function bodyOf(where) {
+  const match = /^(?:body|response\((\w+)\))/.exec(where);
   if (!match) return undefined;
-  const path = match[3].replace(/\[\]/g, ".[]").replace(/\./g, "/");
-  return { in: match[1] === "body" ? "request" : "response", status: match[2], path };
+  return { in: match[1] === undefined ? "request" : "response", status: match[1], length: match[0].length };
 }
 
-/** Where an Ajv error is, as a path like placeOf's (array indices as `[]`, a missing name appended). */
+/** The rest of a place as a path in the body: `.work.tags[].id` -> `/work/tags/[]/id` (a media label dropped). */
+const pathOf = (where, body) =>
+  where
+    .slice(body.length)
+    .replace(/^\([^)]*\)/, "")
+    .replace(/\[\]/g, ".[]")
+    .replace(/\./g, "/");
+
+/** Where an Ajv error is, as a path like pathOf's (array indices as `[]`, a missing name appended). */
 function errorPath(error) {
   const extra = error.params?.missingProperty ?? error.params?.additionalProperty;
   return `${error.instancePath.replace(/\/\d+(?=\/|$)/g, "/[]")}${extra === undefined ? "" : `/${extra}`}`;
@@ -101,29 +108,41 @@ export function attachEvidence(findings, base, head) {
   if (errors.length === 0) return;
   const validate = validators();
   const ops = { base: operationsOf(base), head: operationsOf(head) };
+  // What each operation's examples show across the change depends on the operation and the body only: worked
+  // out once, then matched to each finding's place (a shared schema's finding may reach hundreds).
+  const memo = new Map();
   for (const finding of errors) {
     const evidence = [];
     for (const reach of finding.operations) {
-      const place = placeOf(reach.where);
+      const body = bodyOf(reach.where);
       const key = `${reach.method} ${templateOf(reach.path)}`;
       const b = ops.base.get(key);
       const h = ops.head.get(key);
-      if (!place || !b || !h) continue;
-      for (const item of showing(place, b, h, { base, head }, validate)) {
-        if (evidence.length >= MOST) break;
-        if (!evidence.some((e) => e.example === item.example && e.operationId === item.operationId))
-          evidence.push({ operationId: reach.operationId, ...item });
+      if (!body || !b || !h) continue;
+      const id = `${key}|${body.in}|${body.status}`;
+      if (!memo.has(id)) memo.set(id, [...refusals(body, b, h, { base, head }, validate)]);
+      const shown = memo.get(id);
+      if (shown.length === 0) continue;
+      const path = pathOf(reach.where, body);
+      for (const { errors: all, ...item } of shown) {
+        const error = all.find((e) => within(errorPath(e), path));
+        if (!error || evidence.length >= MOST) continue;
+        if (evidence.some((e) => e.example === item.example && e.operationId === reach.operationId)) continue;
+        evidence.push({ operationId: reach.operationId, ...item, error: describe(error) });
       }
     }
     if (evidence.length > 0) finding.evidence = evidence;
   }
 }
 
+const describe = (error) =>
+  `${error.instancePath || "(the body)"} ${error.message}${error.params?.missingProperty ? ` (${error.params.missingProperty})` : ""}`;
+
 /**
- * The examples of one operation that show a change at `place`: requests from the base against the head's
- * schema, answers from the head against the base's.
+ * The examples of one operation's body at `place` that the other side refuses, with every error the validator
+ * lists: requests from the base against the head's schema, answers from the head against the base's.
  */
-function* showing(place, b, h, docs, validate) {
+function* refusals(place, b, h, docs, validate) {
   const request = place.in === "request";
   const [from, to] = request ? ["base", "head"] : ["head", "base"];
   const entry = { base: b, head: h };
@@ -138,23 +157,24 @@ function* showing(place, b, h, docs, validate) {
   for (const [media, node, pointer] of contentOf(docs[from], ...bodyOf(from))) {
     const other = target.get(media);
     if (!other || node.schema === undefined || other.node.schema === undefined) continue;
+    // No example, nothing to compile: validators are made only for media types that have examples.
+    const examples = examplesOf(docs[from], node, pointer);
+    if (examples.length === 0) continue;
     const own = validate(docs[from], kind, child(pointer, "schema"));
     const theirs = validate(docs[to], kind, child(other.pointer, "schema"));
     if (!own || !theirs) continue;
-    for (const example of examplesOf(docs[from], node, pointer)) {
+    for (const example of examples) {
       if (!own(structuredClone(example.value))) continue;
       if (theirs(structuredClone(example.value))) continue;
       const listing = validate(docs[to], kind, child(other.pointer, "schema"), true);
       listing?.(structuredClone(example.value));
-      const error = (listing?.errors ?? []).find((e) => within(errorPath(e), place.path));
-      if (!error) continue;
       yield {
         in: place.in,
         ...(request ? {} : { status: place.status }),
         media,
         example: example.name,
         refusedBy: to,
-        error: `${error.instancePath || "(the body)"} ${error.message}${error.params?.missingProperty ? ` (${error.params.missingProperty})` : ""}`,
+        errors: listing?.errors ?? [],
       };
     }
   }
