@@ -4,9 +4,8 @@
 // reader would meet. Validation is Ajv with the options the reference server uses (@workapi/spec's
 // VALIDATOR_OPTIONS: `inputs` for requests, `outputs` for answers). An example its own side already refuses
 // shows nothing about the change and is skipped; a finding the examples cannot show has no evidence.
+import { createRequire } from "node:module";
 import { VALIDATOR_OPTIONS } from "@workapi/spec";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import { operationsOf, templateOf } from "./operations/matching.js";
 import { child, isObject, resolve } from "./schema-view.js";
 
@@ -17,7 +16,16 @@ import { child, isObject, resolve } from "./schema-view.js";
 
 const ID = "https://contract-review.invalid/document.json";
 const MOST = 5;
-const withFormats = addFormats.default ?? addFormats;
+// Ajv is loaded on the first error-level finding with examples, not with the module: a review without one
+// (most runs) does not pay for loading it. Both are CommonJS, so `require` loads them synchronously.
+const require = createRequire(import.meta.url);
+let ajvModules;
+const ajvOf = (options) => {
+  ajvModules ??= { Ajv2020: require("ajv/dist/2020.js").Ajv2020, formats: require("ajv-formats") };
+  const ajv = new ajvModules.Ajv2020(options);
+  (ajvModules.formats.default ?? ajvModules.formats)(ajv);
+  return ajv;
+};
 
 /**
  * One Ajv per document and kind, each compiled schema once (by pointer). `all` makes the same validator list
@@ -30,12 +38,11 @@ function validators() {
     const name = all ? `${kind}+all` : kind;
     let entry = made.get(document)?.[name];
     if (!entry) {
-      const ajv = new Ajv2020({
+      const ajv = ajvOf({
         ...VALIDATOR_OPTIONS[kind],
         ...(all ? { allErrors: true } : {}),
         validateSchema: false,
       });
-      withFormats(ajv);
       ajv.addSchema(document, ID);
       entry = { ajv, compiled: new Map() };
       made.set(document, { ...made.get(document), [name]: entry });
