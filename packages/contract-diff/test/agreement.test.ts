@@ -147,6 +147,30 @@ describe("false alarms fixed", () => {
 });
 
 describe("differences kept on purpose (README: Where we differ)", () => {
+  it("reports a discriminator's property renamed where callers and readers meet it", () => {
+    const tagged = (name: string, inResponse: boolean) => {
+      const variant = {
+        type: "object",
+        properties: { [name]: { type: "string" }, x: { type: "string" } },
+        required: [name],
+      };
+      const schema = { oneOf: [{ $ref: "#/components/schemas/V" }], discriminator: { propertyName: name } };
+      const d = doc(inResponse ? res(schema) : req(schema));
+      d.components.schemas = { V: variant };
+      return d;
+    };
+    expect(found(tagged("kind", true), tagged("type", true))).toEqual([
+      "error response-property-removed",
+      "info response-property-added",
+      "warning discriminator-property-name-changed",
+    ]);
+    expect(found(tagged("kind", false), tagged("type", false))).toEqual([
+      "error request-property-added-required",
+      "warning discriminator-property-name-changed",
+      "warning request-property-removed-ignored",
+    ]);
+  });
+
   const cases: [string, Json, Json, string[]][] = [
     [
       "a maxLength added to a request",
