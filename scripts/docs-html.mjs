@@ -6,6 +6,7 @@
 import { deref } from "../packages/spec/index.js";
 import { errorTypes } from "./docs-console-data.mjs";
 import {
+  deprecatedBadge,
   escapeHtml,
   fieldHtml,
   inlineMarkdown,
@@ -53,11 +54,7 @@ export function historyHtml(history) {
     badges.push(
       `<span class="badge changed">Changed in ${changes.map((c) => escapeHtml(c.version)).join(", ")}</span>`,
     );
-  if (deprecated) {
-    badges.push(
-      `<span class="badge deprecated">Deprecated${sunset ? `: sunset ${escapeHtml(String(sunset))}` : ""}</span>`,
-    );
-  }
+  if (deprecated) badges.push(deprecatedBadge(sunset));
   const lines = changes.flatMap((entry) =>
     entry.lines.map(
       (line) => `<li><b>${escapeHtml(entry.version)}${pending(entry)}</b>: ${inlineMarkdown(line)}</li>`,
@@ -70,9 +67,16 @@ function parametersHtml(doc, raw) {
   const groups = new Map();
   for (const ref of raw.parameters ?? []) {
     const parameter = deref(doc, ref).node;
+    // A parameter's own `deprecated` and `x-sunset` (what the server answers with Deprecation and Sunset).
+    const marks =
+      parameter.deprecated === true ? { deprecated: true, "x-sunset": parameter["x-sunset"] } : {};
     const field = fieldHtml(doc, {
       name: parameter.name,
-      schema: { ...parameter.schema, description: parameter.description ?? parameter.schema?.description },
+      schema: {
+        ...parameter.schema,
+        description: parameter.description ?? parameter.schema?.description,
+        ...marks,
+      },
       required: parameter.required === true,
     });
     groups.set(parameter.in, [...(groups.get(parameter.in) ?? []), field]);

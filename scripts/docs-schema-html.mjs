@@ -93,6 +93,21 @@ function inlineObject(schema) {
   return undefined;
 }
 
+/** The date of an `x-sunset` (an RFC 3339 date or date-time) as `YYYY-MM-DD`, or undefined. */
+export function sunsetDate(sunset) {
+  if (sunset instanceof Date) return sunset.toISOString().slice(0, 10);
+  return typeof sunset === "string" && sunset.length > 0 ? sunset.slice(0, 10) : undefined;
+}
+
+/**
+ * The badge of something the contract deprecates, with the date of its `x-sunset` (after which it may stop
+ * answering) when it has one: "Deprecated: sunset 2027-06-30".
+ */
+export function deprecatedBadge(sunset, label = "Deprecated") {
+  const date = sunsetDate(sunset);
+  return `<span class="badge deprecated">${escapeHtml(label)}${date ? `: sunset ${escapeHtml(date)}` : ""}</span>`;
+}
+
 /**
  * One field: name, type, required, facts, description and, for an object written in place, its own fields.
  * `anchor` (a named schema's field) gives the field an id that the search links to.
@@ -100,6 +115,8 @@ function inlineObject(schema) {
 export function fieldHtml(doc, { name, schema, required, where, anchor, depth = 0 }) {
   const { node } = follow(doc, schema);
   const description = schema?.description ?? node.description;
+  // `deprecated` and `x-sunset` may sit beside a `$ref` (or, for a parameter, on the parameter itself).
+  const deprecated = schema?.deprecated === true || node.deprecated === true;
   const nested = depth < 6 ? inlineObject(schema) : undefined;
   return [
     `<li class="field"${anchor ? ` id="${escapeHtml(anchor)}"` : ""}>`,
@@ -107,7 +124,7 @@ export function fieldHtml(doc, { name, schema, required, where, anchor, depth = 
     where ? ` <span class="in">${escapeHtml(where)}</span>` : "",
     ` <span class="type">${typeLabel(doc, schema)}</span>`,
     required ? ' <span class="required">required</span>' : "",
-    node.deprecated ? ' <span class="badge deprecated">deprecated</span>' : "",
+    deprecated ? ` ${deprecatedBadge(schema?.["x-sunset"] ?? node["x-sunset"], "deprecated")}` : "",
     ` ${facts(doc, schema)}</div>`,
     description ? `<div class="field-text">${inlineMarkdown(description)}</div>` : "",
     nested ? fieldsHtml(doc, nested, { depth: depth + 1 }) : "",
