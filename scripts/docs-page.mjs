@@ -1,5 +1,5 @@
-// The copy of the bundled contract the docs page shows (the docs generator, scripts/generate-docs.mjs, embeds it
-// for Redoc to render). The published bundle keeps its security requirements as they are, machine-readable for
+// The copy of the bundled contract whose text the docs page shows (the docs generator, scripts/generate-docs.mjs,
+// renders the introduction and the operations' descriptions from it). The published bundle keeps its security requirements as they are, machine-readable for
 // the types and the client; this copy only changes what a reader sees:
 //
 // - each operation's scopes as one line ("Scopes: `tag:read`, `tag:write` or `tag:all`") at the top of its
@@ -7,9 +7,7 @@
 //   its `x-scopes-by-type`, instead of one rendered "bearer (Required scopes ...) or" line per alternative;
 // - an introduction to the code samples' variables;
 // - a changelog of the contract: each released version's contract changes, from
-//   packages/spec/CONTRACT-CHANGES.md (written by scripts/release/contract-changes.mjs when a version is made);
-// - without the extensions that Redoc does not show and that weigh most (HIDDEN_EXTENSIONS), to keep the page
-//   light; it keeps those the contract's description tells readers about (x-pagination, x-companion...).
+//   packages/spec/CONTRACT-CHANGES.md (written by scripts/release/contract-changes.mjs when a version is made).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 // Imported by path: the repository root does not depend on the workspace packages.
@@ -107,26 +105,6 @@ function samplesIntro(variables) {
   ].join("\n");
 }
 
-/**
- * The extensions the page's copy leaves out: Redoc shows no extension but the code samples, and these are the
- * heavy ones, told on the page another way or of use to the server and the generators only: an operation's
- * error types (its error answers show them), its scopes by type (the scope line says them) and the record
- * families of the schemas.
- */
-const HIDDEN_EXTENSIONS = ["x-error-types", "x-scopes-by-type", "x-record-families"];
-
-/** The operations' and the schemas' objects of `copy`, to take the hidden extensions from. */
-function withoutHiddenExtensions(copy) {
-  const objects = [
-    ...Object.values(copy.paths ?? {}).flatMap((item) => HTTP_METHODS.map((method) => item?.[method])),
-    ...Object.values(copy.components?.schemas ?? {}),
-  ];
-  for (const object of objects) {
-    for (const name of HIDDEN_EXTENSIONS) delete object?.[name];
-  }
-  return copy;
-}
-
 /** The document the docs page shows: a copy of the bundle `doc` with the changes listed above. */
 export function docsDocument(doc, { root, variables }) {
   const copy = structuredClone(doc);
@@ -144,5 +122,5 @@ export function docsDocument(doc, { root, variables }) {
       if (operation.security.length > 0) delete operation.security;
     }
   }
-  return withoutHiddenExtensions(copy);
+  return copy;
 }

@@ -1,25 +1,67 @@
-// The docs generator: packages/docs/index.html, one self-contained page that Redoc renders in the browser from
-// the reader's copy of the bundled contract that scripts/docs-page.mjs makes (a scope line per operation, the
-// code samples' variables, the changelog), with Redoc's script (scripts/docs-redoc.mjs), a favicon
-// (packages/docs/favicon.svg) and the "Try it" panel (scripts/docs-try-it.mjs) inlined: it loads nothing from
-// any other host. The contract is linted and bundled by Redocly CLI (scripts/generate-bundle.mjs).
+// The docs generator: packages/docs/index.html, one self-contained page rendered here, from the bundled
+// contract, into plain HTML (scripts/docs-html.mjs: every operation and schema readable before any script
+// runs), with what changed in each operation (scripts/docs-changes.mjs), the reader's copy of the descriptions
+// (scripts/docs-page.mjs: the scope line, the code samples' variables, the changelog), a favicon
+// (packages/docs/favicon.svg), and the page's one script and style (scripts/docs-console/): the console built
+// from the contract, the search over its index, the sandbox button. It loads nothing from any other host.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { HTTP_METHODS } from "../packages/spec/index.js";
+import { operationHistory } from "./docs-changes.mjs";
+import { consoleData, searchIndex } from "./docs-console-data.mjs";
+import { operationAnchor, pageBody } from "./docs-html.mjs";
 import { docsDocument } from "./docs-page.mjs";
-import { redocScript } from "./docs-redoc.mjs";
-import { SERVER_ORIGIN_LINE, scriptJson, tryItPanel } from "./docs-try-it.mjs";
+import { escapeHtml } from "./docs-schema-html.mjs";
 import { GENERATED_NOTICE } from "./generated-notice.mjs";
 
 const DOCS_FILE = "packages/docs/index.html";
 const FAVICON_FILE = "packages/docs/favicon.svg";
+const SCRIPT_DIR = join("scripts", "docs-console");
+/** The page's script, in the order its parts run (each a block of one script: names stay in their part). */
+const SCRIPT_PARTS = [
+  "validate.js",
+  "samples.js",
+  "form.js",
+  "console.js",
+  "console-open.js",
+  "search.js",
+  "nav.js",
+];
 
-/** Text safe inside an HTML element. */
-const escapeHtml = (text) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+/** JSON safe inside a script element: no `<` can close it. */
+export const scriptJson = (value) => JSON.stringify(value).replaceAll("<", "\\u003c");
 
-/** The page: Redoc renders `definition` into #redoc once the panel's script has set the served origin. */
-function docsPage(root, doc, definition, redoc) {
+/** Every operation of `doc` as { path, method, raw }, in document order. */
+export function operationsOf(doc) {
+  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+    HTTP_METHODS.filter((method) => item?.[method]).map((method) => ({ path, method, raw: item[method] })),
+  );
+}
+
+/** The page's script: its parts, each in a block, the whole strict. */
+export function pageScript(root) {
+  const parts = SCRIPT_PARTS.map((file) => readFileSync(join(root, SCRIPT_DIR, file), "utf8").trim());
+  const script = `"use strict";\n${parts.join("\n")}`;
+  if (/<\/script/i.test(script)) throw new Error("the page's script would close its script element");
+  return script;
+}
+
+/** The page for the bundled contract `doc`, with the code samples' `variables`. */
+export function renderDocs(root, doc, variables) {
+  const definition = docsDocument(doc, { root, variables });
+  const operations = operationsOf(doc);
+  const copies = operationsOf(definition).map(({ raw }) => raw);
+  const history = operationHistory(root, doc, operations);
   const favicon = readFileSync(join(root, FAVICON_FILE), "utf8").trim();
-  const { title, version } = definition.info;
+  const css = readFileSync(join(root, SCRIPT_DIR, "page.css"), "utf8").trim();
+  const data = {
+    ...consoleData(doc, operations),
+    search: searchIndex(doc, operations, operationAnchor),
+    anchors: Object.fromEntries(
+      operations.map((operation) => [operation.raw.operationId, operationAnchor(operation)]),
+    ),
+  };
+  const { title, version } = doc.info;
   return [
     `<!-- ${GENERATED_NOTICE} -->`,
     "<!DOCTYPE html>",
@@ -29,18 +71,16 @@ function docsPage(root, doc, definition, redoc) {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(`${title} (${version})`)}</title>`,
     `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(favicon)}">`,
-    "<style>body { margin: 0; padding: 0; }</style>",
+    `<style>${css}</style>`,
     "</head>",
     "<body>",
-    '<div id="redoc"></div>',
-    // Redoc's script holds no `</script`: esbuild writes it as `<\/script` inside strings.
-    `<script>${redoc}</script>`,
-    tryItPanel(root, doc),
-    "<script>",
-    `const __redoc_definition = ${scriptJson(definition)};`,
-    SERVER_ORIGIN_LINE,
-    'Redoc.init(__redoc_definition, {}, document.getElementById("redoc"));',
-    "</script>",
+    '<header id="top">',
+    `<a class="title" href="#section/Introduction">${escapeHtml(title)}</a> <span class="version">${escapeHtml(version)}</span>`,
+    '<div class="search"><input id="search" type="search" role="combobox" placeholder="Search operations, fields, errors (press /)" autocomplete="off" aria-label="Search" aria-controls="search-results" aria-expanded="false"><ul id="search-results" role="listbox" hidden></ul></div>',
+    "</header>",
+    pageBody({ doc, definition, operations, copies, history }),
+    `<script type="application/json" id="docs-data">${scriptJson(data)}</script>`,
+    `<script>${pageScript(root)}</script>`,
     "</body>",
     "</html>",
     "",
@@ -51,12 +91,8 @@ export const docsGenerator = {
   name: "docs",
   inputs: ["bundle"],
   outputs: [DOCS_FILE],
-  async generate({ root, inputs }) {
+  generate({ root, inputs }) {
     const { doc, sampleVariables } = inputs.bundle;
-    // The page shows a reader's copy: one scope line per operation, the samples' variables, a changelog.
-    const definition = docsDocument(doc, { root, variables: sampleVariables });
-    const redoc = await redocScript(root);
-    if (/<\/script/i.test(redoc)) throw new Error("Redoc's script would close its script element");
-    return { files: { [DOCS_FILE]: docsPage(root, doc, definition, redoc) } };
+    return { files: { [DOCS_FILE]: renderDocs(root, doc, sampleVariables) } };
   },
 };

@@ -59,3 +59,10 @@ export interface RecordFamily {
 
 /** The record families `doc` states, in document order. */
 export declare function recordFamilies(doc: unknown): RecordFamily[];
+
+/** The options every validator of this contract is made with (Ajv): requests, query strings, answers. */
+export declare const VALIDATOR_OPTIONS: Readonly<{
+  inputs: Readonly<{ strict: false; allErrors: false; useDefaults: true; coerceTypes: false }>;
+  queries: Readonly<{ strict: false; allErrors: false; useDefaults: true; coerceTypes: "array" }>;
+  outputs: Readonly<{ strict: false; allErrors: true }>;
+}>;

@@ -1,6 +1,7 @@
 // createClient: the openapi-fetch client of every path and method, and the named-operation facade.
 import type { paths } from "@workapi/types";
 import createFetchClient, { type Client, type ClientOptions as FetchClientOptions } from "openapi-fetch";
+import { type DeprecationHook, deprecationWatcher } from "./deprecation.js";
 import { ApiError } from "./errors.js";
 import {
   type Facade,
@@ -46,6 +47,11 @@ export interface ClientOptions extends Omit<FetchClientOptions, "baseUrl" | "fet
   throwOnError?: boolean;
   /** The fetch to send requests with (default: the global fetch). */
   fetch?: Fetch;
+  /**
+   * Called the first time an operation answers with a `Deprecation` header (the contract deprecates it, or a
+   * parameter the call used), once per operation; default: a console warning; `false`: never.
+   */
+  onDeprecated?: DeprecationHook | false;
 }
 
 /** The name (x-interface-name) of every paginated operation. */
@@ -168,7 +174,8 @@ function addFacade(client: Record<string, unknown>, request: Request) {
 export function createClient<const O extends ClientOptions>(
   options: O,
 ): WorkApiClient<O extends { throwOnError: true } ? true : false> {
-  const { token, retry, deadline, throwOnError, fetch, ...fetchOptions } = options;
+  const { token, retry, deadline, throwOnError, fetch, onDeprecated, ...fetchOptions } = options;
+  const deprecated = deprecationWatcher(onDeprecated);
   // An absolute http(s) URL: a scheme, `//` and a host (a relative or schemeless one would fail at each call).
   if (!/^https?:\/\/[^/?#\s]/i.test(options.baseUrl)) {
     throw new TypeError(`baseUrl must be an absolute http(s) URL, not ${JSON.stringify(options.baseUrl)}`);
@@ -199,6 +206,7 @@ export function createClient<const O extends ClientOptions>(
       signal,
       middleware,
     });
+    deprecated(`${method.toUpperCase()} ${url}`, result.response);
     if ((callThrows ?? throwOnError) && !result.response.ok) {
       throw new ApiError(result.response, result.error);
     }

@@ -7,6 +7,7 @@ export {
   type PaginatedName,
   type WorkApiClient,
 } from "./client.js";
+export type { DeprecationHook, DeprecationNotice } from "./deprecation.js";
 export { type AnyResult, ApiError, unwrap } from "./errors.js";
 export type { Facade, OperationIds } from "./generated/operations.js";
 export type {

@@ -2,12 +2,13 @@
 // `changelog <from> <to>` writes the contract changes as release notes. Exit codes: 0 passed, 1 the gate (or
 // --fail-on) failed, 2 bad input or usage, whatever went wrong: exit 1 means the contract, never a crash.
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { changelog } from "./changelog.js";
 import { diffSpecs } from "./engine/index.js";
 import { FORMATS, formatReport, rulesTable } from "./format/index.js";
+import { diffHunks } from "./load/hunks.js";
 import { InputError, loadSpec } from "./load/index.js";
 import { RULES } from "./rules/index.js";
 
@@ -17,6 +18,9 @@ export const USAGE = `Usage:
   workapi-contract-diff [base] [head] [options]     review the change from base to head
   workapi-contract-diff rules [--format markdown|text|json]
   workapi-contract-diff changelog <from> <to> [--format markdown|text|json] [--output <file>]
+  workapi-contract-diff changeset [base] [--name <name>]   write the changeset the change needs
+  workapi-contract-diff post-review <review.json> [--pull <n>] [--repository <owner/name>]
+                                                    post a github-review report (GITHUB_TOKEN, GITHUB_API_URL)
 
 base and head are each a file (JSON or YAML; one file or a split spec's entry file), an http(s) URL, or a git
 revision (HEAD~1, origin/main, a tag), read at --spec. base defaults to origin/main, else main, else HEAD~1;
@@ -35,6 +39,7 @@ Options:
                            else the only fixed group's)
   --deprecation-days <n>   minimum days between deprecating and removing (default 0)
   --source-url <url>       prefix that turns file:line into links in Markdown (…/blob/<sha>/)
+  --commit <sha>           github-review: the commit the review is on (default: head's commit, else HEAD)
   --base-file, --head-file the same as giving base and head as files (kept for older scripts)
   --fail-on-breaking       the same as --fail-on error
   -h, --help               this text
@@ -43,6 +48,8 @@ Exit codes: 0 passed; 1 the gate failed, or --fail-on found a finding at that le
 (a source that cannot be read, is not OpenAPI 3.0 or 3.1, or an unknown option).`;
 
 export class UsageError extends Error {}
+
+const COMMANDS = ["rules", "changelog", "changeset", "post-review"];
 
 const OPTIONS = {
   gate: { type: "boolean", default: false },
@@ -55,6 +62,10 @@ const OPTIONS = {
   package: { type: "string" },
   "deprecation-days": { type: "string" },
   "source-url": { type: "string" },
+  commit: { type: "string" },
+  name: { type: "string" },
+  pull: { type: "string" },
+  repository: { type: "string" },
   "base-file": { type: "string" },
   "head-file": { type: "string" },
   help: { type: "boolean", short: "h", default: false },
@@ -71,7 +82,7 @@ function parse(argv) {
   for (const [name, option] of Object.entries(OPTIONS)) {
     if (option.type === "string" && values[name] === "") throw new UsageError(`--${name} needs a value`);
   }
-  const command = positionals[0] === "rules" || positionals[0] === "changelog" ? positionals.shift() : "diff";
+  const command = COMMANDS.includes(positionals[0]) ? positionals.shift() : "diff";
   const days = values["deprecation-days"] === undefined ? 0 : Number(values["deprecation-days"]);
   if (!Number.isInteger(days) || days < 0)
     throw new UsageError("--deprecation-days takes a whole number of days, 0 or more");
@@ -119,6 +130,11 @@ export async function main(argv, io = {}) {
     if (options.command === "rules") return rules(options, emit);
     const load = (source) => loadSpec(source, { cwd, root, spec: options.spec });
     if (options.command === "changelog") return await changelogCommand(options, load, emit);
+    if (options.command === "post-review") return await postReviewCommand(options, cwd, stdout, io.env);
+    if (options.command === "changeset") {
+      const { changesetCommand } = await import("./changeset.js");
+      return await changesetCommand(options, { root, load, stdout, sources: () => sources(options, root) });
+    }
     return await review(options, { root, load, emit, isTTY: io.isTTY });
   } catch (err) {
     const usage = err instanceof UsageError;
@@ -151,6 +167,37 @@ async function changelogCommand(options, load, emit) {
   return 0;
 }
 
+/** `post-review <file>`: posts a github-review report on the pull request (github/post-review.js). */
+async function postReviewCommand(options, cwd, stdout, env = process.env) {
+  if (options.positionals.length !== 1) throw new UsageError("post-review takes the review file it posts");
+  const { postReview, pullNumberOf } = await import("./github/post-review.js");
+  const read = (path) => readFileSync(resolve(cwd, path), "utf8");
+  const pullNumber = pullNumberOf(options.pull, env, read);
+  const repository = options.repository ?? env.GITHUB_REPOSITORY;
+  if (!env.GITHUB_TOKEN) throw new UsageError("post-review needs GITHUB_TOKEN");
+  if (!repository || !Number.isInteger(pullNumber))
+    throw new UsageError(
+      "post-review needs the repository and pull request (--repository, --pull or GitHub's env)",
+    );
+  let review;
+  try {
+    review = JSON.parse(read(options.positionals[0]));
+  } catch (err) {
+    throw new InputError(`cannot read the review ${options.positionals[0]}: ${err.message}`);
+  }
+  const apiUrl = env.GITHUB_API_URL ?? "https://api.github.com";
+  let outcome;
+  try {
+    outcome = await postReview(review, { apiUrl, token: env.GITHUB_TOKEN, repository, pullNumber });
+  } catch (err) {
+    throw new InputError(`cannot post the review: ${err.message}`);
+  }
+  stdout(
+    `review posted on ${repository}#${pullNumber}: ${outcome.created} new, ${outcome.updated} updated, ${outcome.unchanged} unchanged, ${outcome.deleted} stale deleted\n`,
+  );
+  return 0;
+}
+
 /** The review of a change: the report, the gate when asked for, and the exit code they make. */
 async function review(options, { root, load, emit, isTTY }) {
   const { baseSource, headSource } = sources(options, root);
@@ -159,11 +206,30 @@ async function review(options, { root, load, emit, isTTY }) {
   const format = options.format ?? ((isTTY ?? process.stdout.isTTY) ? "text" : "markdown");
   if (!FORMATS.includes(format)) throw new UsageError(`--format takes ${FORMATS.join(", ")}, not ${format}`);
   const gate = options.gate ? await decideGate(report, options, root, baseSource) : undefined;
-  emit(formatReport(report, format, { gate, sourceUrl: options["source-url"] }));
+  const review =
+    format === "github-review" ? reviewContext(options, root, baseSource, headSource) : undefined;
+  emit(formatReport(report, format, { gate, sourceUrl: options["source-url"], review }));
   if (gate && !gate.pass) return 1;
   if (options.failOn === "error" && report.counts.error > 0) return 1;
   if (options.failOn === "warning" && report.counts.error + report.counts.warning > 0) return 1;
   return 0;
+}
+
+/**
+ * github-review: the commit the review is on and the diff's hunks (only a git revision as base has them; from
+ * files or URLs every finding is folded into the review's body).
+ */
+function reviewContext(options, root, baseSource, headSource) {
+  const headRevision = isRevision(root, headSource) ? headSource : undefined;
+  let commitId = options.commit;
+  try {
+    commitId ??= git(root, ["rev-parse", `${headRevision ?? "HEAD"}^{commit}`]);
+  } catch {
+    // Not a repository: the review names no commit, and the poster takes the pull request's head.
+  }
+  if (!isRevision(root, baseSource)) return { commitId };
+  const folder = dirname(options.spec) || ".";
+  return { commitId, hunks: diffHunks(root, baseSource, headRevision, [folder]) };
 }
 
 /** The base and head to compare, from positionals, --base-file/--head-file and the defaults. */

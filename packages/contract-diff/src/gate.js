@@ -108,6 +108,22 @@ function groupOf(root, config, packages, specFile, packageName) {
 }
 
 /**
+ * The workspace's changesets config and the fixed group the contract is released in (groupOf).
+ * @returns {Promise<{ config: any, label: string, packages: string[], owner: any }>}
+ */
+export async function releaseGroup(root, spec, packageName) {
+  const workspace = await getPackages(root);
+  const config = await readConfig(root, workspace);
+  return { config, ...groupOf(root, config, workspace.packages, resolve(root, spec), packageName) };
+}
+
+/** The accepted-breaks file's entries: `acceptFile`, else the default file when it exists, else none. */
+export function acceptedEntries(root, acceptFile) {
+  const acceptPath = acceptFile ? resolve(root, acceptFile) : join(root, DEFAULT_ACCEPT_FILE);
+  return acceptFile || existsSync(acceptPath) ? readAcceptFile(acceptPath) : [];
+}
+
+/**
  * Reads an accepted-breaks file: a YAML (or JSON) list of `{ rule, location, reason }`.
  * @returns {AcceptEntry[]}
  */
@@ -134,15 +150,7 @@ export function readAcceptFile(path) {
  * @returns {Promise<GateResult>}
  */
 export async function evaluateGate(report, { root, baseRef, spec, acceptFile, packageName }) {
-  const workspace = await getPackages(root);
-  const config = await readConfig(root, workspace);
-  const { label, packages, owner } = groupOf(
-    root,
-    config,
-    workspace.packages,
-    resolve(root, spec),
-    packageName,
-  );
+  const { config, label, packages, owner } = await releaseGroup(root, spec, packageName);
   const plan = await getReleasePlan(root, undefined, config);
   const majors = plan.changesets.filter((changeset) =>
     changeset.releases.some((release) => release.type === "major" && packages.includes(release.name)),
@@ -152,8 +160,7 @@ export async function evaluateGate(report, { root, baseRef, spec, acceptFile, pa
   const acknowledging = majors.map(fileOf).filter((file) => added.files.has(file));
   const pendingMajors = majors.map(fileOf).filter((file) => !added.files.has(file));
 
-  const acceptPath = acceptFile ? resolve(root, acceptFile) : join(root, DEFAULT_ACCEPT_FILE);
-  const entries = acceptFile || existsSync(acceptPath) ? readAcceptFile(acceptPath) : [];
+  const entries = acceptedEntries(root, acceptFile);
   const used = new Set();
   const accepted = [];
   const errors = report.findings.filter((finding) => finding.level === "error");

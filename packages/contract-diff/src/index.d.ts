@@ -70,10 +70,35 @@ export interface Finding {
   side: "base" | "head";
   pointer: string;
   source?: SourceLine;
+  /** For a removal: where the removed node stood in the base (a review comments there, on the LEFT side). */
+  removedAt?: SourceLine;
   /** Every operation the change reaches. */
   operations: Reach[];
   /** Why the level was lowered to info (read-only in a request, unstable operations only). */
   note?: string;
+  /** Error-level findings: the operations' examples that the other side's schema refuses. */
+  evidence?: Evidence[];
+}
+
+/** An example of the contract that shows a break: refused by the other side's schema. */
+export interface Evidence {
+  operationId: string;
+  in: "request" | "response";
+  status?: string;
+  media: string;
+  /** The example's name (`example` for a media type's single `example`). */
+  example: string;
+  refusedBy: "base" | "head";
+  /** The validator's error at the finding's place: `/title must NOT have more than 3 characters`. */
+  error: string;
+}
+
+/** A pull request review comment of the github-review format. */
+export interface ReviewComment {
+  path: string;
+  line: number;
+  side: "LEFT" | "RIGHT";
+  body: string;
 }
 
 export interface Report {
@@ -94,7 +119,7 @@ export interface LoadedSpec {
 export declare function diffSpecs(
   base: LoadedSpec,
   head: LoadedSpec,
-  options?: { now?: Date; deprecationDays?: number },
+  options?: { now?: Date; deprecationDays?: number; evidence?: boolean },
 ): Report;
 /** A plain document as a loaded spec (findings carry no source lines). */
 export declare function fromDocument(document: Record<string, unknown>, label?: string): LoadedSpec;
@@ -142,14 +167,35 @@ export declare function evaluateGate(
   where: { root: string; baseRef?: string; spec: string; acceptFile?: string; packageName?: string },
 ): Promise<GateResult>;
 
-export type Format = "text" | "markdown" | "json" | "junit" | "github" | "sarif";
+export type Format = "text" | "markdown" | "json" | "junit" | "github" | "sarif" | "github-review";
 export declare const FORMATS: readonly Format[];
 export declare const MARKDOWN_LIMIT: number;
+/** GitHub's limit on a review body and on each comment, in characters. */
+export declare const GITHUB_LIMIT: number;
+/** A diff's hunks by file: the line ranges (both ends included) on the base (LEFT) and head (RIGHT) sides. */
+export type Hunks = Map<string, { LEFT: [number, number][]; RIGHT: [number, number][] }>;
 export declare function formatReport(
   report: Report,
   format: Format,
-  context?: { gate?: GateResult; sourceUrl?: string },
+  context?: { gate?: GateResult; sourceUrl?: string; review?: { commitId?: string; hunks?: Hunks } },
 ): string;
+/** The bump a report requires of the fixed group: major for an unaccepted error, minor for additions, else patch. */
+export declare function requiredBump(
+  report: Report,
+  accepted?: AcceptEntry[],
+): { bump: "major" | "minor" | "patch" | undefined; reason: string };
+/** Posts a github-review report, updating or deleting its own earlier comments (found by their marker). */
+export declare function postReview(
+  review: { commit_id?: string; body: string; event: "COMMENT"; comments: ReviewComment[] },
+  target: { apiUrl: string; token: string; repository: string; pullNumber: number; fetch?: typeof fetch },
+): Promise<{
+  reviewId?: number;
+  reviewUpdated?: number;
+  created: number;
+  updated: number;
+  deleted: number;
+  unchanged: number;
+}>;
 export declare function summarize(counts: Record<Level, number>): string;
 export declare function rulesTable(
   rules: readonly Pick<Rule, "id" | "level" | "doc">[],
@@ -165,5 +211,11 @@ export declare const USAGE: string;
 /** Runs the command line; resolves to its exit code (0 passed, 1 failed, 2 bad input or usage). */
 export declare function main(
   argv: string[],
-  io?: { cwd?: string; stdout?: (s: string) => void; stderr?: (s: string) => void; isTTY?: boolean },
+  io?: {
+    cwd?: string;
+    stdout?: (s: string) => void;
+    stderr?: (s: string) => void;
+    isTTY?: boolean;
+    env?: Record<string, string | undefined>;
+  },
 ): Promise<number>;

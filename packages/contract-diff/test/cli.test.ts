@@ -1,84 +1,28 @@
 // The command line end to end, in a scratch git repository shaped like this one: the real split spec under
 // spec/, a workspace whose fixed group releases it, and a major changeset already pending on the base.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { dirname, extname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { extname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Scratch, scratchRepo, TAG } from "./support/scratch.js";
 
-const bin = fileURLToPath(new URL("../bin/workapi-contract-diff.js", import.meta.url));
-const specDir = fileURLToPath(new URL("../../../spec", import.meta.url));
-const changesetConfig = readFileSync(new URL("../../../.changeset/config.json", import.meta.url), "utf8");
-const TAG = "spec/components/schemas/Tag.yaml";
-
+let s: Scratch;
 let repo: string;
-const write = (path: string, text: string) => {
-  mkdirSync(dirname(join(repo, path)), { recursive: true });
-  writeFileSync(join(repo, path), text);
-};
-const read = (path: string) => readFileSync(join(repo, path), "utf8");
-const git = (...args: string[]) =>
-  execFileSync("git", ["-c", "user.name=test", "-c", "user.email=test@example.com", ...args], {
-    cwd: repo,
-    encoding: "utf8",
-  });
-const commit = (message: string) => {
-  git("add", "-A");
-  git("commit", "-q", "-m", message);
-};
-const changeset = (name: string, bump: string) =>
-  write(`.changeset/${name}.md`, `---\n"@workapi/spec": ${bump}\n---\n\nA change.\n`);
-const cli = (...args: string[]) =>
-  spawnSync(process.execPath, [bin, ...args], { cwd: repo, encoding: "utf8" });
-/** The same, without blocking the event loop (for a test that serves files from this process). */
-const cliAsync = (...args: string[]) =>
-  new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: repo });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("close", (status) => done({ status, stdout, stderr }));
-  });
-
-const removeTagDescription = () =>
-  write(
-    TAG,
-    read(TAG).replace(
-      "      description:\n        type: string\n        description: What the tag means.\n",
-      "",
-    ),
-  );
-const addTagColour = () =>
-  write(
-    TAG,
-    read(TAG).replace(
-      "      name:\n",
-      "      colour:\n        type: string\n        description: A colour.\n      name:\n",
-    ),
-  );
+const write = (path: string, text: string) => s.write(path, text);
+const read = (path: string) => s.read(path);
+const commit = (message: string) => s.commit(message);
+const changeset = (name: string, bump: string) => s.changeset(name, bump);
+const cli = (...args: string[]) => s.cli(...args);
+const cliAsync = (...args: string[]) => s.cliAsync(...args);
+const removeTagDescription = () => s.removeTagDescription();
+const addTagColour = () => s.addTagColour();
 
 beforeEach(() => {
-  repo = mkdtempSync(join(tmpdir(), "contract-diff-cli-"));
-  git("init", "-q", "-b", "main");
-  write("package.json", JSON.stringify({ name: "scratch", private: true }));
-  write("pnpm-workspace.yaml", "packages:\n  - packages/*\n");
-  write("packages/spec/package.json", JSON.stringify({ name: "@workapi/spec", version: "0.0.0" }));
-  write("packages/types/package.json", JSON.stringify({ name: "@workapi/types", version: "0.0.0" }));
-  write(".changeset/config.json", changesetConfig);
-  write(".changeset/README.md", "Changesets live here.\n");
-  changeset("earlier-major", "major");
-  cpSync(specDir, join(repo, "spec"), { recursive: true });
-  commit("base");
+  s = scratchRepo();
+  repo = s.repo;
 });
-afterEach(() => rmSync(repo, { recursive: true, force: true }));
+afterEach(() => s.remove());
 
 describe("the gate", () => {
   it("fails a break even with a major pending from an earlier change, naming the rule, file, line and operations", () => {

@@ -1,13 +1,20 @@
 // What scripts/docs-page.mjs adds to the page: the changelog (each released version's contract changes) and the
-// one-line scopes of an operation.
+// one-line scopes of an operation; and how the page shows what the contract deprecates (scripts/docs-html.mjs).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadSpec } from "@workapi/spec";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a script of the repository, plain JavaScript without declarations
 import { changelog, scopeLine } from "../../../scripts/docs-page.mjs";
+// @ts-expect-error: a script of the repository, plain JavaScript without declarations
+import { deprecatedBadge } from "../../../scripts/docs-schema-html.mjs";
+// @ts-expect-error: a script of the repository, plain JavaScript without declarations
+import { renderDocs } from "../../../scripts/generate-docs.mjs";
 
 const root = mkdtempSync(join(tmpdir(), "workapi-docs-page-"));
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("the changelog section", () => {
@@ -72,5 +79,41 @@ describe("the scope line", () => {
       ),
     ).toBe("Scopes by the type of the record it belongs to: `issue`: `issue:read`; `ticket`: `ticket:all`");
     expect(() => scopeLine({ ...operation, security: security.slice(1) }, where)).toThrow(/different scopes/);
+  });
+});
+
+describe("what the contract deprecates, on the page", () => {
+  it("is badged with its sunset date, as a date even when the contract gives a date-time", () => {
+    expect(deprecatedBadge("2027-06-30")).toBe(
+      '<span class="badge deprecated">Deprecated: sunset 2027-06-30</span>',
+    );
+    expect(deprecatedBadge("2027-06-30T12:00:00Z")).toBe(
+      '<span class="badge deprecated">Deprecated: sunset 2027-06-30</span>',
+    );
+    expect(deprecatedBadge(undefined)).toBe('<span class="badge deprecated">Deprecated</span>');
+  });
+
+  it("badges a deprecated operation and parameter with their sunset dates, and nothing that only has a date", () => {
+    const doc = loadSpec();
+    const list = (doc.paths["/tags.list"] as unknown as { get: Record<string, unknown> }).get;
+    const parameters = structuredClone(list.parameters) as Record<string, unknown>[];
+    const name = parameters.find((parameter) => parameter.name === "name");
+    if (!name) throw new Error("tags.list has no `name` parameter");
+    Object.assign(name, { deprecated: true, "x-sunset": "2027-01-31T00:00:00Z" });
+    Object.assign(list, { deprecated: true, "x-sunset": "2027-06-30", parameters });
+    // An x-sunset without `deprecated` deprecates nothing.
+    const create = (doc.paths["/tags.create"] as unknown as { post: Record<string, unknown> }).post;
+    Object.assign(create, { "x-sunset": "2027-06-30" });
+
+    const html: string = renderDocs(repoRoot, doc, []);
+    const start = html.indexOf('id="tag/tags/operation/tags-list"');
+    const part = html.slice(start, html.indexOf("</section>", start));
+    expect(part).toContain('<span class="badge deprecated">Deprecated: sunset 2027-06-30</span>');
+    const field = part.slice(part.indexOf('<code class="field-name">name</code>'));
+    expect(field.slice(0, field.indexOf("</div>"))).toContain(
+      '<span class="badge deprecated">deprecated: sunset 2027-01-31</span>',
+    );
+    // The operation and its one parameter, nothing else.
+    expect(html.match(/class="badge deprecated"/g)?.length).toBe(2);
   });
 });

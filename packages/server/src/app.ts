@@ -12,6 +12,7 @@ import { OneLinePerRequest } from "./http/access-log.js";
 import { bodyParsing } from "./http/body.js";
 import { connectionOptions, connections } from "./http/connections.js";
 import { crossOrigin } from "./http/cors.js";
+import { deprecation } from "./http/deprecation.js";
 import { docs } from "./http/docs.js";
 import { clientErrorHandler, errorHandling } from "./http/error-handler.js";
 import { guard } from "./http/guard.js";
@@ -74,6 +75,7 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
   await fastify.register(bodyParsing, { bodyLimit });
   await fastify.register(errorHandling, { bodyLimit, validateResponses, violations });
   await fastify.register(crossOrigin, { origins: config.corsOrigins });
+  await fastify.register(deprecation, { contract });
   const { rateLimitMax, rateLimitWindowMs, redisUrl, redisTimeoutMs, redisPrefix } = config;
   await fastify.register(guard, {
     store,

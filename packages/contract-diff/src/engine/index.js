@@ -3,6 +3,7 @@
 // and folds the events that one change to a shared schema causes in many operations into one finding that
 // lists the operations it reaches.
 import { RULES } from "../rules/index.js";
+import { attachEvidence } from "./evidence.js";
 import { walkOperations } from "./walk-operations.js";
 
 /**
@@ -10,7 +11,8 @@ import { walkOperations } from "./walk-operations.js";
  * @typedef {{ file: string, line: number, pointer?: string }} SourceLine
  * @typedef {{ operationId: string, method: string, path: string, where: string }} Reach
  * @typedef {{ rule: string, level: Level, message: string, where: string, location: string,
- *   side: "base" | "head", pointer: string, source?: SourceLine, operations: Reach[], note?: string }} Finding
+ *   side: "base" | "head", pointer: string, source?: SourceLine, removedAt?: SourceLine, operations: Reach[],
+ *   note?: string, evidence?: import("./evidence.js").Evidence[] }} Finding
  * @typedef {{ document: Record<string, any>, label: string,
  *   origin: (pointer: string) => SourceLine | undefined }} LoadedSpec
  * @typedef {{ base: string, head: string, findings: Finding[], counts: Record<Level, number>,
@@ -33,13 +35,15 @@ export const fromDocument = (document, label = "document") => ({ document, label
 /**
  * @param {LoadedSpec} base
  * @param {LoadedSpec} head
- * @param {{ now?: Date, deprecationDays?: number }} [options]
+ * @param {{ now?: Date, deprecationDays?: number, evidence?: boolean }} [options] `evidence: false` skips
+ *   validating the operations' examples across the change (engine/evidence.js)
  * @returns {Report}
  */
 export function diffSpecs(base, head, options = {}) {
   const policy = { now: options.now ?? new Date(), deprecationDays: options.deprecationDays ?? 0 };
   const events = walkOperations(base.document, head.document);
   const findings = settle(group(events, base, head, policy));
+  if (options.evidence !== false) attachEvidence(findings, base.document, head.document);
   const counts = Object.fromEntries(
     LEVELS.map((level) => [level, findings.filter((f) => f.level === level).length]),
   );
@@ -81,7 +85,7 @@ function group(events, base, head, policy) {
       const id = `${rule.id}|${event.side}|${event.pointer}|${message}`;
       let finding = groups.get(id);
       if (!finding) {
-        finding = newFinding(rule, event, message, event.side === "base" ? base : head);
+        finding = newFinding(rule, event, message, event.side === "base" ? base : head, base);
         groups.set(id, finding);
       }
       const op = event.operation;
@@ -108,7 +112,7 @@ function group(events, base, head, policy) {
  * @param {LoadedSpec} spec
  * @returns {Group}
  */
-function newFinding(rule, event, message, spec) {
+function newFinding(rule, event, message, spec, base) {
   const source = spec.origin(event.pointer);
   const muted = mutedBecause(event);
   /** @type {Group} */
@@ -122,6 +126,7 @@ function newFinding(rule, event, message, spec) {
     side: event.side,
     pointer: event.pointer,
     ...(source ? { source } : {}),
+    ...removedAt(event, base),
     ...(muted ? { note: muted } : {}),
     operations: [],
     stable: false,
@@ -158,10 +163,21 @@ function settle(groups) {
   return findings;
 }
 
+/**
+ * Where a removed node stood in the base (`removedAt`), for outputs that can point at a removed line (a
+ * pull request review's base side); the finding's own `source` stays on the head, where annotations go.
+ */
+function removedAt(event, base) {
+  if (event.removedFrom === undefined || event.side === "base") return {};
+  const at = base.origin(event.removedFrom);
+  return at ? { removedAt: at } : {};
+}
+
 /** Why an event cannot affect anyone: a read-only value in a request, a write-only value in a response. */
 function mutedBecause(event) {
   if (event.direction === "request" && event.flags?.readOnly) return "read-only: callers do not send it";
   if (event.direction === "response" && event.flags?.writeOnly) return "write-only: readers never receive it";
+  if (event.xml) return "XML body: its text and elements read the same whatever JSON type the schema names";
   return undefined;
 }
 

@@ -18,6 +18,21 @@ function compile(pattern) {
   }
 }
 
+// Strings of every kind a value may hold: a pattern that matches all of them is taken to constrain nothing.
+const PROBES = ["", "a", "Z", "0", " ", "\n", "-_./:@", "é漢", "Mixed Case 123", "x".repeat(300)];
+
+/**
+ * Whether a pattern refuses no string (`""`, `.*`, `^.*$`, `[\s\S]*`): such a pattern is no pattern, so adding a
+ * real one in its place is a pattern added (the peer reads an empty pattern the same way). Probed, not proved.
+ * @param {unknown} pattern
+ */
+export function acceptsAnything(pattern) {
+  if (pattern === undefined) return true;
+  if (typeof pattern !== "string") return false;
+  const regex = compile(pattern);
+  return regex !== undefined && PROBES.every((probe) => regex.test(probe));
+}
+
 /**
  * @param {string} before
  * @param {string} after

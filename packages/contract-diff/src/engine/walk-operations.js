@@ -5,7 +5,7 @@
 // parameter (`{id}` -> `{workId}`) keeps it the same operation.
 import { compareComponents } from "./operations/components.js";
 import { describe, HTTP_METHODS, operationsOf, templateOf } from "./operations/matching.js";
-import { compareOperation } from "./operations/operation.js";
+import { checkAddedMarks, compareOperation } from "./operations/operation.js";
 import { schemaDiffer } from "./walk-schema.js";
 
 /**
@@ -57,6 +57,7 @@ function compareKept(context, before, after, events) {
       events.push({ kind, operation, where: "", pointer: h.pointer, side: "head", ...fields });
     if (!b) {
       emit(h.webhook ? "webhook" : "operation", { change: "added" });
+      checkAddedMarks(h.op, emit);
       continue;
     }
     if (

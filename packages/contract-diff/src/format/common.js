@@ -48,7 +48,7 @@ export function gateLines(gate) {
   else {
     lines.push(
       `Gate: FAILED, ${plural(gate.unacknowledged, "error-level change")} and no changeset added by this change declares a \`major\` bump of ${gate.group.label}. ` +
-        "If the break is intended, add one (`pnpm changeset`, choose major) and say what callers must change; " +
+        "If the break is intended, run `workapi-contract-diff changeset` (it writes the changeset with the bump the findings require; reword its summary, not its level) and say what callers must change; " +
         "if it fixes a contract that never matched the service, list it in the accepted-breaks file with a reason.",
     );
   }
@@ -66,4 +66,17 @@ export function failing(finding, gate) {
   if (!gate) return true;
   if (gate.accepted.some((a) => a.finding === finding)) return false;
   return !gate.pass;
+}
+
+/**
+ * What a finding's evidence says, one line per example the other side's schema refuses: which example,
+ * which side refuses it, and the validator's first complaint (engine/evidence.js finds them).
+ * @param {Finding} finding
+ */
+export function evidenceLines(finding) {
+  return (finding.evidence ?? []).map((e) => {
+    const where = e.in === "request" ? "request body" : `response ${e.status}`;
+    const side = e.refusedBy === "head" ? "the new contract" : "the old contract";
+    return `Example \`${e.example}\` (${where} of ${e.operationId}, ${e.media}) is refused by ${side}: ${e.error}`;
+  });
 }

@@ -1,7 +1,7 @@
 // GitHub Actions workflow commands: an annotation per finding on the line of the split spec it comes from
 // (errors that fail the gate as `error`, acknowledged or accepted ones and warnings as `warning`, info as
 // `notice`), and the verdict as one more annotation.
-import { failing, gateLines, reachText, summarize } from "./common.js";
+import { evidenceLines, failing, gateLines, reachText, summarize } from "./common.js";
 
 // Workflow command escaping: data escapes %, CR and LF; property values also : and ,.
 const data = (value) => String(value).replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
@@ -13,7 +13,12 @@ export function github(report, { gate } = {}) {
     const props = [];
     if (finding.source) props.push(`file=${property(finding.source.file)}`, `line=${finding.source.line}`);
     props.push(`title=${property(`${finding.rule} (${finding.level})`)}`);
-    const message = `${finding.where}: ${finding.message}\nreaches ${reachText(finding, 6)}${finding.note ? `\n${finding.note}` : ""}`;
+    const message = [
+      `${finding.where}: ${finding.message}`,
+      `reaches ${reachText(finding, 6)}`,
+      ...(finding.note ? [finding.note] : []),
+      ...evidenceLines(finding),
+    ].join("\n");
     return `::${kind} ${props.join(",")}::${data(message)}`;
   });
   const verdict = gate

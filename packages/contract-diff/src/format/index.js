@@ -1,6 +1,7 @@
 // Every output of a contract review, by name.
 import { RULES } from "../rules/index.js";
 import { github } from "./github.js";
+import { githubReview } from "./github-review.js";
 import { json } from "./json.js";
 import { junit } from "./junit.js";
 import { markdown } from "./markdown.js";
@@ -8,16 +9,18 @@ import { sarif } from "./sarif.js";
 import { text } from "./text.js";
 
 export { summarize } from "./common.js";
+export { GITHUB_LIMIT } from "./github-review.js";
 export { MARKDOWN_LIMIT } from "./markdown.js";
 export { rulesTable } from "./rules-table.js";
 
-const RENDERERS = { text, markdown, json, junit, github, sarif };
+const RENDERERS = { text, markdown, json, junit, github, sarif, "github-review": githubReview };
 export const FORMATS = Object.freeze(Object.keys(RENDERERS));
 
 /**
  * @param {import("../engine/index.js").Report} report
- * @param {"text" | "markdown" | "json" | "junit" | "github" | "sarif"} format
- * @param {{ gate?: import("../gate.js").GateResult, sourceUrl?: string, rules?: readonly any[] }} [context]
+ * @param {"text" | "markdown" | "json" | "junit" | "github" | "sarif" | "github-review"} format
+ * @param {{ gate?: import("../gate.js").GateResult, sourceUrl?: string, rules?: readonly any[],
+ *   review?: { commitId?: string, hunks?: import("./github-review.js").Hunks } }} [context]
  */
 export function formatReport(report, format, context = {}) {
   const render = RENDERERS[format];

@@ -1,6 +1,6 @@
 // JUnit XML for CI test views: one test case per finding, named by its rule and place. A finding that fails
 // the gate is a failure; warnings are written to the case's output; info-level findings pass.
-import { failing, gateLines, placeOf, reachText } from "./common.js";
+import { evidenceLines, failing, gateLines, placeOf, reachText } from "./common.js";
 
 /** XML 1.0 cannot hold most control characters, even escaped: they are dropped. */
 const allowed = (code) => code === 9 || code === 10 || code === 13 || code >= 32;
@@ -16,7 +16,12 @@ const xml = (value) =>
 export function junit(report, { gate } = {}) {
   const cases = report.findings.map((finding) => {
     const name = `${finding.rule} ${placeOf(finding)} ${finding.where}`.trim();
-    const detail = `${finding.message}\nreaches ${reachText(finding, 20)}${finding.note ? `\n${finding.note}` : ""}`;
+    const detail = [
+      finding.message,
+      `reaches ${reachText(finding, 20)}`,
+      ...(finding.note ? [finding.note] : []),
+      ...evidenceLines(finding),
+    ].join("\n");
     const open = `    <testcase classname="${xml(finding.rule)}" name="${xml(name)}">`;
     if (failing(finding, gate)) {
       return `${open}\n      <failure type="${xml(finding.rule)}" message="${xml(finding.message)}">${xml(detail)}</failure>\n    </testcase>`;

@@ -1,7 +1,7 @@
 // The sticky pull request comment: a summary line, the gate's verdict, a table of errors and warnings, and
 // the info-level changes folded away. GitHub refuses comments over 65,536 characters: rows that do not fit
 // are counted instead of shown.
-import { failing, gateLines, ordered, reachText, summarize } from "./common.js";
+import { evidenceLines, failing, gateLines, ordered, reachText, summarize } from "./common.js";
 
 export const MARKDOWN_LIMIT = 65_000;
 const RESERVE = 600;
@@ -33,7 +33,11 @@ export function markdown(report, { gate, sourceUrl } = {}) {
   const shown = findings.filter((f) => f.level !== "info");
   const info = findings.filter((f) => f.level === "info");
   const row = (f) =>
-    `| ${failing(f, gate) ? "❌ error" : f.level === "error" ? "error" : f.level === "warning" ? "⚠️ warning" : "info"} | \`${f.rule}\` | ${link(f, sourceUrl)} ${cell(f.where)} | ${cell(f.message)}${f.note ? ` (${cell(f.note)})` : ""} | ${cell(reachText(f))} |`;
+    `| ${failing(f, gate) ? "❌ error" : f.level === "error" ? "error" : f.level === "warning" ? "⚠️ warning" : "info"} | \`${f.rule}\` | ${link(f, sourceUrl)} ${cell(f.where)} | ${cell(f.message)}${f.note ? ` (${cell(f.note)})` : ""}${evidenceLines(
+      f,
+    )
+      .map((line) => `<br>${cell(line)}`)
+      .join("")} | ${cell(reachText(f))} |`;
   const table = ["| Level | Rule | Where | Change | Reaches |", "| --- | --- | --- | --- | --- |"];
   let size = head.join("\n").length + table.join("\n").length + RESERVE;
   const body = [];

@@ -1,7 +1,7 @@
 // SARIF 2.1.0 for code-scanning views: one result per finding, located at the file and line of the split
 // spec, with the operations it reaches as logical locations; the rules it names described in the driver.
 import { readFileSync } from "node:fs";
-import { failing, operationName } from "./common.js";
+import { evidenceLines, failing, operationName } from "./common.js";
 
 const SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
@@ -24,7 +24,12 @@ export function sarif(report, { gate, rules }) {
     ruleId: finding.rule,
     ruleIndex: used.indexOf(finding.rule),
     level: finding.level === "error" && !failing(finding, gate) && gate ? "warning" : LEVEL[finding.level],
-    message: { text: `${finding.where}: ${finding.message}${finding.note ? ` (${finding.note})` : ""}` },
+    message: {
+      text: [
+        `${finding.where}: ${finding.message}${finding.note ? ` (${finding.note})` : ""}`,
+        ...evidenceLines(finding),
+      ].join("\n"),
+    },
     ...(finding.source
       ? {
           locations: [

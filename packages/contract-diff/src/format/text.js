@@ -1,5 +1,5 @@
 // The report for a terminal: one block per finding, errors first.
-import { gateLines, ordered, placeOf, reachText, summarize } from "./common.js";
+import { evidenceLines, gateLines, ordered, placeOf, reachText, summarize } from "./common.js";
 
 export function text(report, { gate } = {}) {
   const out = [`Contract changes ${report.base} -> ${report.head}: ${summarize(report.counts)}`];
@@ -9,6 +9,7 @@ export function text(report, { gate } = {}) {
     out.push(`${finding.level.padEnd(7)} ${finding.rule}  ${placeOf(finding)}  ${finding.where}`);
     out.push(`        ${finding.message}${finding.note ? ` (${finding.note})` : ""}`);
     out.push(`        reaches ${reachText(finding)}`);
+    for (const line of evidenceLines(finding)) out.push(`        shown: ${line}`);
   }
   return `${out.join("\n")}\n`;
 }

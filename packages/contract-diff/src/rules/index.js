@@ -28,11 +28,7 @@ import operationTagRemoved from "./operation-tag-removed.js";
 import paginationAdded from "./pagination-added.js";
 import paginationChanged from "./pagination-changed.js";
 import paginationRemoved from "./pagination-removed.js";
-import propertyDeprecated from "./property-deprecated.js";
-import propertyDeprecatedWithoutSunset from "./property-deprecated-without-sunset.js";
-import propertyReactivated from "./property-reactivated.js";
-import propertyStabilityDecreased from "./property-stability-decreased.js";
-import propertyStabilityIncreased from "./property-stability-increased.js";
+import { PROPERTY_MARK_RULES } from "./property-marks.js";
 import propertyWriteOnlyChanged from "./property-write-only-changed.js";
 import requestAdditionalPropertiesAdded from "./request-additional-properties-added.js";
 import requestAdditionalPropertiesRemoved from "./request-additional-properties-removed.js";
@@ -235,6 +231,7 @@ import responseUpperBoundRaised from "./response-upper-bound-raised.js";
 import responseUpperBoundRemoved from "./response-upper-bound-removed.js";
 import responseVariantAdded from "./response-variant-added.js";
 import responseVariantRemoved from "./response-variant-removed.js";
+import securityAlternativeAdded from "./security-alternative-added.js";
 import securityAnonymousAdded from "./security-anonymous-added.js";
 import securityAnonymousRemoved from "./security-anonymous-removed.js";
 import securityRequirementAdded from "./security-requirement-added.js";
@@ -273,6 +270,7 @@ export const RULES = Object.freeze([
   paginationAdded,
   paginationRemoved,
   paginationChanged,
+  securityAlternativeAdded,
   securityRequirementAdded,
   securityRequirementRemoved,
   securityAnonymousRemoved,
@@ -489,9 +487,5 @@ export const RULES = Object.freeze([
   requestDependentRequiredRemoved,
   responseDependentRequiredAdded,
   responseDependentRequiredRemoved,
-  propertyDeprecated,
-  propertyDeprecatedWithoutSunset,
-  propertyReactivated,
-  propertyStabilityDecreased,
-  propertyStabilityIncreased,
+  ...PROPERTY_MARK_RULES,
 ]);

@@ -4,9 +4,11 @@ import { stabilityRank } from "./support.js";
 export default {
   id: "operation-stability-increased",
   level: "info",
-  doc: "An operation's `x-stability-level` went up.",
+  doc: "An operation's `x-stability-level` went up (or an unreadable one was made a known level).",
   on: "operation-stability",
-  when: (e) => stabilityRank(e.after) > stabilityRank(e.before) && stabilityRank(e.before) >= 0,
+  when: (e) =>
+    stabilityRank(e.after) >= 0 &&
+    (stabilityRank(e.before) < 0 || stabilityRank(e.after) > stabilityRank(e.before)),
   message: (e) => `stability went from ${e.before ?? "stable"} to ${e.after ?? "stable"}`,
   given: {
     operation: [

@@ -7,7 +7,7 @@ export default {
   doc: "A deprecated operation's sunset date was set, or moved while staying at least the minimum deprecation period ahead.",
   on: "operation-sunset",
   when: (e, policy) =>
-    e.change === "set" ||
+    (e.change === "set" && deprecation({ sunset: e.after }, policy) !== "invalid") ||
     (e.change === "changed" &&
       deprecation({ sunset: e.after }, policy) !== "invalid" &&
       !(String(e.after) < String(e.before) && deprecation({ sunset: e.after }, policy) === "too-soon")),

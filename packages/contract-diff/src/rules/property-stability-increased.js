@@ -6,7 +6,7 @@ export default {
   level: "info",
   doc: "A property's `x-stability-level` went up or was set.",
   on: "stability",
-  when: (e) => !(stabilityRank(e.after) >= 0 && stabilityRank(e.after) < stabilityRank(e.before)),
+  when: (e) => stabilityRank(e.after) >= 0 && !(stabilityRank(e.after) < stabilityRank(e.before)),
   message: (e) => `stability ${e.before ?? "stable"} -> ${e.after ?? "stable"}`,
   given: {
     response: [

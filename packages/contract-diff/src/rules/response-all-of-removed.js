@@ -3,11 +3,11 @@ import { response } from "./support.js";
 /** @type {import("./rule.js").Rule} */
 export default {
   id: "response-all-of-removed",
-  level: "error",
-  doc: "A schema readers receive lost an allOf member: what it promised is gone.",
+  level: "info",
+  doc: "A schema readers receive lost an allOf member; what the member promised (its properties, required names, bounds) is reported by the rules for each, so the member itself is info, as the peer says.",
   on: "all-of",
   when: (e) => response(e) && e.change === "removed" && !e.annotationOnly,
-  message: () => "allOf member removed",
+  message: () => "allOf member removed (what it promised is reported on its own)",
   given: {
     response: [
       {

@@ -2,9 +2,9 @@
 export default {
   id: "security-requirement-added",
   level: "error",
-  doc: "A security requirement was added (a scheme callers must now satisfy): callers without it are refused.",
+  doc: "A security requirement was added that callers must now satisfy (no earlier alternative is left as it was): callers without it are refused.",
   on: "security",
-  when: (e) => e.change === "added" && e.name !== "anonymous",
+  when: (e) => e.change === "added" && e.name !== "anonymous" && !e.alternative,
   message: (e) => `security requirement ${e.name} added`,
   given: {
     document: [

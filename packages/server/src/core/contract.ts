@@ -1,7 +1,7 @@
 // Reads the bundled contract once at start-up and turns it into the route table: one entry per operation
 // with its scopes, pagination and the JSON Schema 2020-12 validators (Ajv) for its input and, when asked
 // for, its answers.
-import { jsonPointer, loadSpec, type OpenApiDocument, resolveRef } from "@workapi/spec";
+import { jsonPointer, loadSpec, type OpenApiDocument, resolveRef, VALIDATOR_OPTIONS } from "@workapi/spec";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { type ApiError, apiError } from "./errors.js";
@@ -109,9 +109,9 @@ export function loadContract(): Contract {
     };
   };
   const validators: Validators = {
-    inputs: lazyAjv({ strict: false, allErrors: false, useDefaults: true, coerceTypes: false }),
-    queries: lazyAjv({ strict: false, allErrors: false, useDefaults: true, coerceTypes: "array" }),
-    outputs: lazyAjv({ strict: false, allErrors: true }),
+    inputs: lazyAjv(VALIDATOR_OPTIONS.inputs),
+    queries: lazyAjv(VALIDATOR_OPTIONS.queries),
+    outputs: lazyAjv(VALIDATOR_OPTIONS.outputs),
   };
   const operations: Operation[] = [];
   const scopes = new Set<string>();

@@ -15,6 +15,9 @@ export const crossOrigin = shared<{ origins: string[] }>(async (fastify, { origi
       "x-ratelimit-limit",
       "x-ratelimit-remaining",
       "x-ratelimit-reset",
+      // What the contract deprecates (./deprecation.ts), for clients in a browser to warn about.
+      "deprecation",
+      "sunset",
     ],
     maxAge: 600,
   });

@@ -56,10 +56,14 @@ export function compareRequestBody(context, rawB, bp, rawH, hp, emit, direction)
  */
 export function compareContent(context, bc = {}, bp, hc = {}, hp, emit, direction, prefix) {
   const label = (media) => (media === "application/json" ? prefix : `${prefix}(${media})`);
-  for (const [media, item] of Object.entries(isObject(hc) ? hc : {})) {
+  const before = byEssence(bc);
+  const after = byEssence(hc);
+  for (const [essence, media] of after) {
+    const item = hc[media];
     const where = label(media);
     const pointer = child(hp, media);
-    const old = isObject(bc) ? bc[media] : undefined;
+    const oldMedia = before.get(essence);
+    const old = oldMedia === undefined ? undefined : bc[oldMedia];
     if (!old) {
       emit("media-type", { change: "added", direction, media, where, pointer });
       continue;
@@ -68,21 +72,45 @@ export function compareContent(context, bc = {}, bp, hc = {}, hp, emit, directio
     const hasH = isObject(item) && item.schema !== undefined;
     if (hasB !== hasH)
       emit("media-schema", { change: hasH ? "set" : "unset", direction, media, where, pointer });
-    if (hasB && hasH)
-      forward(
-        context.schemas.compare(
-          old.schema,
-          child(bp, media, "schema"),
-          item.schema,
-          child(pointer, "schema"),
-          direction,
-        ),
-        emit,
-        where,
-      );
+    if (!hasB || !hasH) continue;
+    const events = context.schemas.compare(
+      old.schema,
+      child(bp, oldMedia, "schema"),
+      item.schema,
+      child(pointer, "schema"),
+      direction,
+    );
+    forward(XML.test(essence) ? events.map(markXml) : events, emit, where);
   }
-  for (const media of Object.keys(isObject(bc) ? bc : {})) {
-    if (!isObject(hc) || !(media in hc))
-      emit("media-type", { change: "removed", direction, media, where: label(media), pointer: hp });
+  for (const [essence, media] of before) {
+    if (!after.has(essence))
+      emit("media-type", {
+        change: "removed",
+        direction,
+        media,
+        where: label(media),
+        pointer: hp,
+        removedFrom: child(bp, media),
+      });
   }
 }
+
+/**
+ * A content map keyed by each media type's essence (type/subtype, lower case): parameters such as `q=1` or
+ * `charset=utf-8` do not make another media type (RFC 9110, section 8.3.1), so `application/json` and
+ * `application/json; charset=utf-8` are the same body.
+ * @returns {Map<string, string>} essence -> the key as written
+ */
+function byEssence(content) {
+  const map = new Map();
+  for (const media of Object.keys(isObject(content) ? content : {})) {
+    const essence = media.split(";")[0].trim().toLowerCase();
+    if (!map.has(essence)) map.set(essence, media);
+  }
+  return map;
+}
+
+const XML = /[/+]xml$/;
+
+/** XML carries text and elements, not JSON types: a type change in an XML body is marked so (engine/index.js). */
+const markXml = (event) => (event.kind === "type" ? { ...event, xml: true } : event);

@@ -1,5 +1,6 @@
 // One operation on both sides: what it says about itself (deprecation and x-sunset, stability, operationId,
 // tags, x-pagination), then its security, parameters, request body, responses and callbacks.
+import { stabilityRank, sunsetDate } from "../../rules/support.js";
 import { child, key } from "../schema-view.js";
 import { compareRequestBody } from "./bodies.js";
 import { compareCallbacks } from "./callbacks.js";
@@ -60,6 +61,18 @@ export function compareOperation(context, b, h, operation, emit, outward) {
   compareCallbacks(context, bo.callbacks, b.pointer, ho.callbacks, h.pointer, emit, outward);
 }
 
+/**
+ * What an added operation says about itself, where it cannot be read: an `x-stability-level` that is not a
+ * level, an `x-sunset` that is not a date on a deprecated operation. Readable marks of a new operation are
+ * news to nobody, so only the unreadable ones are reported. @param {Emit} emit
+ */
+export function checkAddedMarks(ho, emit) {
+  if (ho["x-stability-level"] !== undefined && stabilityRank(ho["x-stability-level"]) < 0)
+    emit("operation-stability", { before: undefined, after: ho["x-stability-level"] });
+  if (ho.deprecated && sunsetDate(ho["x-sunset"]) === "invalid")
+    emit("operation-sunset", { change: "set", before: undefined, after: ho["x-sunset"] });
+}
+
 /** Deprecation (and its x-sunset), x-stability-level, operationId and tags. @param {Emit} emit */
 function compareMarks(bo, ho, emit) {
   if (Boolean(bo.deprecated) !== Boolean(ho.deprecated)) {
@@ -75,7 +88,9 @@ function compareMarks(bo, ho, emit) {
       after: ho["x-sunset"],
     });
   }
-  if (bo["x-stability-level"] !== ho["x-stability-level"]) {
+  // An unreadable level is reported on every change to the operation, as the peer does: a policy that cannot
+  // be read cannot be enforced.
+  if (bo["x-stability-level"] !== ho["x-stability-level"] || stabilityRank(ho["x-stability-level"]) < 0) {
     emit("operation-stability", { before: bo["x-stability-level"], after: ho["x-stability-level"] });
   }
   if (bo.operationId !== ho.operationId)

@@ -64,10 +64,11 @@ export function compareParameters(context, b, h, emit, outward) {
       pointer,
     });
   }
-  for (const [id, { node }] of bp) {
+  for (const [id, { node, pointer }] of bp) {
     if (hp.has(id)) continue;
     emit("parameter", {
       change: "removed",
+      removedFrom: pointer,
       in: node.in,
       name: node.name,
       deprecated: node.deprecated === true,

@@ -41,7 +41,8 @@ export function compareResponses(context, br = {}, bp, hr = {}, hp, emit, direct
       continue;
     }
     if (!(status in (hr ?? {}))) {
-      emit("response", { change: "removed", status, success, direction, where, pointer: hp });
+      const removedFrom = child(bp, status);
+      emit("response", { change: "removed", status, success, direction, where, pointer: hp, removedFrom });
       continue;
     }
     const b = resolve(context.base, br[baseStatus], child(bp, baseStatus));
@@ -126,6 +127,7 @@ function compareHeaders(context, bh = {}, bp, hh = {}, hp, emit, direction, pref
       required: b.node.required === true,
       where: `${prefix}.header.${name}`,
       pointer: hp,
+      removedFrom: b.pointer,
     });
   }
 }

@@ -47,8 +47,13 @@ export function compareSecurity(bList, hList, emit, pointer) {
   const texts = (all) => new Set(all.filter((a) => !paired.has(a.name)).map((a) => a.text));
   const bt = texts(before);
   const ht = texts(after);
+  // Requirements are alternatives (any one satisfied lets a call in): one added while every earlier
+  // alternative is still offered (scope changes aside, reported above) is another way in, not a new demand.
+  const alternative =
+    before.length > 0 && before.every((b) => paired.has(b.name) || after.some((a) => a.text === b.text));
   for (const text of ht)
-    if (!bt.has(text)) emit("security", { change: "added", name: text, global, where: "security", pointer });
+    if (!bt.has(text))
+      emit("security", { change: "added", name: text, global, alternative, where: "security", pointer });
   for (const text of bt)
     if (!ht.has(text))
       emit("security", { change: "removed", name: text, global, where: "security", pointer });

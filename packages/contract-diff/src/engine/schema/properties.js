@@ -41,6 +41,7 @@ export function compareProperties(scope, bv, hv) {
       name,
       path: `.${name}`,
       pointer: atPointer(scope.head, parent) !== undefined ? parent : hv.pointer,
+      removedFrom: property.pointer,
       required: bv.required.has(name),
       readOnly: bf.readOnly,
       writeOnly: bf.writeOnly,

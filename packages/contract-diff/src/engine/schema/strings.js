@@ -1,13 +1,16 @@
 // Strings: a pattern set, unset, generalized or specialized (patterns.js decides), and the content keywords
 // (contentMediaType, contentEncoding).
-import { comparePatterns } from "../patterns.js";
+import { acceptsAnything, comparePatterns } from "../patterns.js";
 
 /** @typedef {import("./scope.js").Emit} Emit */
 
 /** @param {Emit} emit */
 export function compareStrings(b, h, emit) {
   if (b.pattern !== h.pattern) {
-    let change = b.pattern === undefined ? "set" : h.pattern === undefined ? "unset" : "changed";
+    // A pattern that refuses nothing reads as none: `pattern: ""` -> `"^[a-z]+$"` is a pattern added.
+    const none = (pattern) => pattern === undefined || acceptsAnything(pattern);
+    let change = none(b.pattern) ? "set" : none(h.pattern) ? "unset" : "changed";
+    if (none(b.pattern) && none(h.pattern)) change = "changed";
     if (change === "changed") {
       const verdict = comparePatterns(b.pattern, h.pattern);
       if (verdict === "generalized") change = "generalized";

@@ -1,0 +1,101 @@
+// Tells callers what the contract deprecates: an operation marked `deprecated` (or a parameter so marked,
+// when the request uses it) is answered with `Deprecation` (RFC 9745) and, where the contract gives an
+// `x-sunset` date, `Sunset` (RFC 8594). The facts are read from the contract once, at start-up; a contract
+// with nothing deprecated adds no hook at all.
+//
+// RFC 9745 defines `Deprecation` as a Structured Field Date (`@` and Unix seconds): the date the deprecation
+// takes effect, in the past or the future. The contract names it with `x-deprecated-at` (an RFC 3339 date);
+// without one, the header says "deprecated since" the Unix epoch, `@0`, the way RFC 9745 reads any past date:
+// already deprecated. (The draft's boolean `?1` form did not survive into the RFC.)
+import { resolveRef } from "@workapi/spec";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Contract } from "../core/contract.js";
+import { shared } from "./plugin.js";
+
+interface Marks {
+  deprecated?: boolean;
+  "x-deprecated-at"?: unknown;
+  "x-sunset"?: unknown;
+}
+interface RawParameter extends Marks {
+  name: string;
+  in: string;
+}
+
+/** The headers a deprecated element makes, or undefined when it is not deprecated. */
+export interface Notice {
+  deprecation: string;
+  sunset?: string;
+}
+interface OperationNotices {
+  operation?: Notice;
+  parameters: { name: string; in: string; notice: Notice }[];
+}
+
+/** An RFC 3339 date (or date-time) as a Date, else undefined. */
+function dateOf(value: unknown): Date | undefined {
+  if (value instanceof Date) return value;
+  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}/.test(value)) return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/** The headers of one element of the contract: RFC 9745's sf-date, RFC 8594's HTTP-date (IMF-fixdate). */
+export function noticeOf(marks: Marks): Notice | undefined {
+  if (marks.deprecated !== true) return undefined;
+  const at = dateOf(marks["x-deprecated-at"]);
+  const sunset = dateOf(marks["x-sunset"]);
+  return {
+    deprecation: `@${at ? Math.floor(at.getTime() / 1000) : 0}`,
+    ...(sunset ? { sunset: sunset.toUTCString() } : {}),
+  };
+}
+
+/** What each operation of the contract deprecates, by `METHOD path`; operations with nothing are left out. */
+export function deprecationsOf(contract: Contract): Map<string, OperationNotices> {
+  const spec = contract.spec;
+  const out = new Map<string, OperationNotices>();
+  for (const operation of contract.operations) {
+    const item = spec.paths[operation.path] as Record<string, Marks & { parameters?: unknown[] }>;
+    const raw = item[operation.method.toLowerCase()];
+    if (!raw) continue;
+    const parameters = (raw.parameters ?? [])
+      .map((p) => resolveRef<RawParameter>(spec, p))
+      .flatMap((p) => {
+        const notice = noticeOf(p);
+        return notice ? [{ name: p.name, in: p.in, notice }] : [];
+      });
+    const own = noticeOf(raw);
+    if (own || parameters.length > 0)
+      out.set(`${operation.method} ${operation.path}`, { ...(own ? { operation: own } : {}), parameters });
+  }
+  return out;
+}
+
+function uses(request: FastifyRequest, parameter: { name: string; in: string }): boolean {
+  if (parameter.in === "header") return request.headers[parameter.name.toLowerCase()] !== undefined;
+  if (parameter.in === "query") {
+    const query = request.query as Record<string, unknown> | undefined;
+    return query !== undefined && query !== null && Object.hasOwn(query, parameter.name);
+  }
+  return false;
+}
+
+function send(reply: FastifyReply, notice: Notice): void {
+  reply.header("deprecation", notice.deprecation);
+  if (notice.sunset) reply.header("sunset", notice.sunset);
+}
+
+export const deprecation = shared<{ contract: Contract }>(async (fastify, { contract }) => {
+  const notices = deprecationsOf(contract);
+  if (notices.size === 0) return;
+  fastify.addHook("onRequest", async (request, reply) => {
+    const operation = request.routeOptions.config.operation;
+    if (!operation) return;
+    const found = notices.get(`${operation.method} ${operation.path}`);
+    if (!found) return;
+    if (found.operation) return send(reply, found.operation);
+    const used = found.parameters.find((parameter) => uses(request, parameter));
+    if (used) send(reply, used.notice);
+  });
+});

@@ -1,0 +1,197 @@
+// The docs page's schemas as HTML, rendered when the page is generated (scripts/docs-html.mjs lays out the
+// page): a field list per object, each field with its type, whether it is required, its choices, bounds and
+// default, and its description. A named schema (`$ref` to components/schemas) is rendered once, in the page's
+// Schemas part, and linked wherever it is used, which keeps the page light; a schema written in place is
+// rendered in place. No script is needed to read any of it.
+import { marked } from "marked";
+
+/** Text safe inside an HTML element or a quoted attribute. */
+export const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Markdown of the contract as HTML (the contract is the house's own text, written by hand). */
+export const markdown = (text) => (text ? marked.parse(String(text), { async: false }) : "");
+/** One line of Markdown as inline HTML. */
+export const inlineMarkdown = (text) => (text ? marked.parseInline(String(text), { async: false }) : "");
+
+/** The name a `#/components/schemas/<Name>` reference gives. */
+export const schemaName = (ref) =>
+  typeof ref === "string" && ref.startsWith("#/components/schemas/") ? ref.slice(21) : undefined;
+
+/** The anchor of a named schema's part of the page, and of one of its fields. */
+export const schemaAnchor = (name, field) => (field ? `schema/${name}/${field}` : `schema/${name}`);
+
+const link = (name) => `<a href="#${escapeHtml(schemaAnchor(name))}">${escapeHtml(name)}</a>`;
+
+/** Follows `$ref`s; answers the schema and the name of the last named schema met. */
+function follow(doc, schema) {
+  let node = schema;
+  let name;
+  while (node && typeof node.$ref === "string") {
+    name = schemaName(node.$ref) ?? name;
+    node = node.$ref
+      .split("/")
+      .slice(1)
+      .reduce((at, key) => at?.[key], doc);
+  }
+  return { node: node ?? {}, name };
+}
+
+/** A short type label: `string`, `integer`, `array of Tag`, a link for a named schema. */
+export function typeLabel(doc, schema) {
+  if (!schema || typeof schema !== "object") return "any";
+  const name = schemaName(schema.$ref);
+  if (name) return link(name);
+  if (schema.const !== undefined) return `<code>${escapeHtml(JSON.stringify(schema.const))}</code>`;
+  for (const key of ["oneOf", "anyOf"]) {
+    if (Array.isArray(schema[key])) return schema[key].map((part) => typeLabel(doc, part)).join(" | ");
+  }
+  const types = [schema.type ?? (schema.properties ? "object" : undefined)].flat().filter(Boolean);
+  if (types.includes("array")) {
+    const rest = types.filter((type) => type !== "array");
+    return [`array of ${typeLabel(doc, schema.items)}`, ...rest].join(" | ");
+  }
+  if (Array.isArray(schema.allOf)) return schema.allOf.map((part) => typeLabel(doc, part)).join(" &amp; ");
+  return escapeHtml(types.join(" | ") || "any");
+}
+
+const code = (value) =>
+  `<code>${escapeHtml(typeof value === "string" ? value : JSON.stringify(value))}</code>`;
+
+/** The facts beside a field's type: its choices, default, format and bounds. */
+function facts(doc, schema) {
+  const { node } = follow(doc, schema);
+  const items = node.type === "array" && node.items ? follow(doc, node.items).node : undefined;
+  const out = [];
+  const choices = node.enum ?? items?.enum;
+  if (choices) out.push(`one of ${choices.map(code).join(", ")}`);
+  if (node.default !== undefined) out.push(`default ${code(node.default)}`);
+  if (node.format) out.push(escapeHtml(node.format));
+  const bounds = [
+    ["minLength", "at least %s character"],
+    ["maxLength", "at most %s character"],
+    ["minimum", "&ge; %s"],
+    ["maximum", "&le; %s"],
+    ["minItems", "at least %s item"],
+    ["maxItems", "at most %s item"],
+    ["minProperties", "at least %s field"],
+  ];
+  for (const [key, text] of bounds) {
+    if (node[key] === undefined) continue;
+    const plural = node[key] !== 1 && !text.startsWith("&") ? "s" : "";
+    out.push(text.replace("%s", node[key]) + plural);
+  }
+  if (node.pattern) out.push(`matches ${code(node.pattern)}`);
+  if (node.uniqueItems) out.push("unique items");
+  return out.length ? `<span class="facts">${out.join(" · ")}</span>` : "";
+}
+
+/** The inline object (not a named one) a field's value holds, whose fields are listed under it. */
+function inlineObject(schema) {
+  if (!schema || schema.$ref) return undefined;
+  if (schema.properties || schema.allOf || schema.oneOf || schema.anyOf) return schema;
+  if (schema.type === "array" && schema.items && !schema.items.$ref) return inlineObject(schema.items);
+  return undefined;
+}
+
+/** The date of an `x-sunset` (an RFC 3339 date or date-time) as `YYYY-MM-DD`, or undefined. */
+export function sunsetDate(sunset) {
+  if (sunset instanceof Date) return sunset.toISOString().slice(0, 10);
+  return typeof sunset === "string" && sunset.length > 0 ? sunset.slice(0, 10) : undefined;
+}
+
+/**
+ * The badge of something the contract deprecates, with the date of its `x-sunset` (after which it may stop
+ * answering) when it has one: "Deprecated: sunset 2027-06-30".
+ */
+export function deprecatedBadge(sunset, label = "Deprecated") {
+  const date = sunsetDate(sunset);
+  return `<span class="badge deprecated">${escapeHtml(label)}${date ? `: sunset ${escapeHtml(date)}` : ""}</span>`;
+}
+
+/**
+ * One field: name, type, required, facts, description and, for an object written in place, its own fields.
+ * `anchor` (a named schema's field) gives the field an id that the search links to.
+ */
+export function fieldHtml(doc, { name, schema, required, where, anchor, depth = 0 }) {
+  const { node } = follow(doc, schema);
+  const description = schema?.description ?? node.description;
+  // `deprecated` and `x-sunset` may sit beside a `$ref` (or, for a parameter, on the parameter itself).
+  const deprecated = schema?.deprecated === true || node.deprecated === true;
+  const nested = depth < 6 ? inlineObject(schema) : undefined;
+  return [
+    `<li class="field"${anchor ? ` id="${escapeHtml(anchor)}"` : ""}>`,
+    `<div class="field-head"><code class="field-name">${escapeHtml(name)}</code>`,
+    where ? ` <span class="in">${escapeHtml(where)}</span>` : "",
+    ` <span class="type">${typeLabel(doc, schema)}</span>`,
+    required ? ' <span class="required">required</span>' : "",
+    deprecated ? ` ${deprecatedBadge(schema?.["x-sunset"] ?? node["x-sunset"], "deprecated")}` : "",
+    ` ${facts(doc, schema)}</div>`,
+    description ? `<div class="field-text">${inlineMarkdown(description)}</div>` : "",
+    nested ? fieldsHtml(doc, nested, { depth: depth + 1 }) : "",
+    "</li>",
+  ].join("");
+}
+
+/**
+ * The fields of an object schema as a list; `allOf` parts are listed together, `oneOf`/`anyOf` as
+ * alternatives. `owner` (a named schema) gives each field an anchor.
+ */
+export function fieldsHtml(doc, schema, { owner, depth = 0 } = {}) {
+  const parts = [];
+  const required = new Set(schema.required ?? []);
+  const fields = Object.entries(schema.properties ?? {}).map(([name, property]) =>
+    fieldHtml(doc, {
+      name,
+      schema: property,
+      required: required.has(name),
+      anchor: owner ? schemaAnchor(owner, name) : undefined,
+      depth,
+    }),
+  );
+  if (fields.length) parts.push(`<ul class="fields">${fields.join("")}</ul>`);
+  for (const part of schema.allOf ?? []) {
+    const name = schemaName(part.$ref);
+    parts.push(
+      name
+        ? `<p class="includes">With every field of ${link(name)}.</p>`
+        : fieldsHtml(doc, part, { owner, depth }),
+    );
+  }
+  for (const key of ["oneOf", "anyOf"]) {
+    if (!Array.isArray(schema[key])) continue;
+    const branches = schema[key].map((part) =>
+      part.$ref
+        ? `<li>${typeLabel(doc, part)}</li>`
+        : `<li>${typeLabel(doc, part)}${fieldsHtml(doc, part, { depth: depth + 1 })}</li>`,
+    );
+    parts.push(
+      `<p class="includes">${key === "oneOf" ? "One of" : "Any of"}:</p><ul class="alternatives">${branches.join("")}</ul>`,
+    );
+  }
+  if (schema.additionalProperties && typeof schema.additionalProperties === "object") {
+    parts.push(`<p class="includes">Any other field: ${typeLabel(doc, schema.additionalProperties)}.</p>`);
+  }
+  return parts.join("");
+}
+
+/** A schema as the page shows it where it is used: a named one by its link and fields, else its fields. */
+export function schemaBlock(doc, schema) {
+  const { node, name } = follow(doc, schema);
+  const head = name ? `<p class="schema-ref">Schema: ${link(name)}</p>` : "";
+  const body = fieldsHtml(doc, node);
+  return head + (body || `<p class="schema-ref">${typeLabel(doc, node)} ${facts(doc, node)}</p>`);
+}
+
+/** A named schema's own part of the page: its description and fields, each field with an anchor. */
+export function namedSchemaHtml(doc, name, schema) {
+  const body = fieldsHtml(doc, schema, { owner: name });
+  const type = body ? "" : `<p>${typeLabel(doc, schema)} ${facts(doc, schema)}</p>`;
+  return [
+    `<section class="schema" id="${escapeHtml(schemaAnchor(name))}">`,
+    `<h3>${escapeHtml(name)}</h3>`,
+    markdown(schema.description),
+    type,
+    body,
+    "</section>",
+  ].join("\n");
+}
