@@ -30,7 +30,8 @@ function block(meta, rows, raw) {
     `\`pnpm bench${meta.quick ? " --quick" : ""}\` of ${meta.date.slice(0, 16).replace("T", " ")} UTC, ` +
     `${meta.cpus} x ${meta.cpuModel} with ${meta.memoryGb} GB, Node ${meta.node}, ${knobs.works} works, ` +
     `${knobs.connections} connections x ${knobs.duration} s x ${knobs.repetitions} repetitions (medians), ` +
-    `${meta.postgres ? "with" : "without"} PostgreSQL, load average ${load(meta.loadAverageBefore)} before and ` +
+    `${meta.postgres ? "with" : "without"} PostgreSQL, every server as shipped (load shedding on; the rate ` +
+    `limit raised out of the way), load average ${load(meta.loadAverageBefore)} before and ` +
     `${load(meta.loadAverageAfter)} after, ${meta.seconds} s.`;
   const lines = [
     heading,
