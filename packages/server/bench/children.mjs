@@ -11,17 +11,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 export function childProcesses({ work, serverDir }) {
   const children = new Set();
 
-  function freePort() {
-    return new Promise((done, fail) => {
-      const probe = createServer();
-      probe.once("error", fail);
-      probe.listen(0, "127.0.0.1", () => {
-        const { port } = probe.address();
-        probe.close(() => done(port));
-      });
-    });
-  }
-
   /**
    * Environment of a workapi child: the given mode, no PostgreSQL or Redis unless asked for, and every other
    * setting as shipped (load shedding on): every figure describes the server a user starts. The environment's
@@ -44,10 +33,6 @@ export function childProcesses({ work, serverDir }) {
     });
     children.add(proc);
     return proc;
-  }
-
-  function tail(proc) {
-    return readFileSync(proc.logFile, "utf8").split("\n").slice(-15).join("\n");
   }
 
   async function stop(proc) {
@@ -79,12 +64,6 @@ export function childProcesses({ work, serverDir }) {
     }
   }
 
-  function rssMb(proc) {
-    const status = readFileSync(`/proc/${proc.child.pid}/status`, "utf8");
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-    return kb / 1024;
-  }
-
   /** The built server `cli` serving on a free port of 127.0.0.1, logging warnings only; `url` is where. */
   async function startServer(cli, env) {
     const port = await freePort();
@@ -95,4 +74,28 @@ export function childProcesses({ work, serverDir }) {
   }
 
   return { children, freePort, serverEnv, start, startServer, stop, ready, rssMb };
+}
+
+/** A free port of 127.0.0.1. */
+function freePort() {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address();
+      probe.close(() => done(port));
+    });
+  });
+}
+
+/** The last lines of a child's log. */
+function tail(proc) {
+  return readFileSync(proc.logFile, "utf8").split("\n").slice(-15).join("\n");
+}
+
+/** A child's resident memory (MB). */
+function rssMb(proc) {
+  const status = readFileSync(`/proc/${proc.child.pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+  return kb / 1024;
 }

@@ -11,7 +11,7 @@
 // Figures only: the exit code is 0 whatever the goals say, unless the run itself failed.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -24,7 +24,7 @@ import { loadInProcess } from "./load-process.mjs";
 import { getJson, interleavedTimes, median } from "./measure.mjs";
 import { formatSummary, summarizeProfile } from "./profile.mjs";
 import { scaleOutRows } from "./scale-out-rows.mjs";
-import { formatClientCpu, formatTable } from "./table.mjs";
+import { formatClientCpu, formatTable, runMeta, tableRows } from "./table.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const serverDir = resolve(here, "..");
@@ -104,27 +104,9 @@ const load = (target, options = {}) =>
 
 // ---------------------------------------------------------------------------------------------------------
 
-const rows = [];
 const raw = {};
-const meta = {
-  date: new Date().toISOString(),
-  node: process.version,
-  cpus: cpus().length,
-  cpuModel: cpus()[0]?.model,
-  memoryGb: Math.round(totalmem() / 2 ** 30),
-  loadAverageBefore: loadavg().map((n) => Number(n.toFixed(2))),
-  quick,
-  knobs,
-  postgres: Boolean(process.env.DATABASE_URL),
-};
-
-/** One line of the table. `higher`: a throughput (ours / peer, goal a minimum); else a cost (goal a maximum). */
-function row(measure, ours, unit, peerName, peer, goal, { higher = false, ratio } = {}) {
-  const r = ratio ?? (peer === undefined ? undefined : ours / peer);
-  const subject = r ?? ours;
-  const pass = goal === undefined ? undefined : higher ? subject >= goal : subject <= goal;
-  rows.push({ measure, ours, unit, peerName, peer, ratio: r, goal, goalKind: higher ? ">=" : "<=", pass });
-}
+const meta = runMeta({ quick, knobs });
+const { rows, row } = tableRows();
 
 let pgAdmin;
 let pgDatabase;

@@ -1,4 +1,5 @@
 // The benchmark's table: figures, peer figures, ratios and goals, one row per measure.
+import { cpus, loadavg, totalmem } from "node:os";
 
 /** The run's rows as a table under a line naming the machine, the load and the run's settings. */
 /** A figure as the table prints it: req/s whole with separators, MB whole, the rest with two decimals. */
@@ -54,4 +55,32 @@ export function formatTable(rows, run) {
 export function formatClientCpu(shares) {
   const entries = Object.entries(shares).map(([key, share]) => `${key} ${(share * 100).toFixed(0)}%`);
   return `\nload generator CPU (autocannon in its own process, share of one core, medians): ${entries.join(", ")}`;
+}
+
+/** What the run was: when, on what machine, with which settings (the table's heading). */
+export function runMeta({ quick, knobs }) {
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model,
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    loadAverageBefore: loadavg().map((n) => Number(n.toFixed(2))),
+    quick,
+    knobs,
+    postgres: Boolean(process.env.DATABASE_URL),
+  };
+}
+
+/** The table's rows, and `row`, which adds one. */
+export function tableRows() {
+  const rows = [];
+  /** `higher`: a throughput (ours / peer, goal a minimum); else a cost (goal a maximum). */
+  const row = (measure, ours, unit, peerName, peer, goal, { higher = false, ratio } = {}) => {
+    const r = ratio ?? (peer === undefined ? undefined : ours / peer);
+    const subject = r ?? ours;
+    const pass = goal === undefined ? undefined : higher ? subject >= goal : subject <= goal;
+    rows.push({ measure, ours, unit, peerName, peer, ratio: r, goal, goalKind: higher ? ">=" : "<=", pass });
+  };
+  return { rows, row };
 }
