@@ -9,6 +9,7 @@
 import { bundleGenerator } from "./generate-bundle.mjs";
 import { clientGenerator } from "./generate-client.mjs";
 import { docsGenerator } from "./generate-docs.mjs";
+import { serverGenerator } from "./generate-server.mjs";
 import { typesGenerator } from "./generate-types.mjs";
 
-export const generators = [bundleGenerator, typesGenerator, docsGenerator, clientGenerator];
+export const generators = [bundleGenerator, typesGenerator, docsGenerator, clientGenerator, serverGenerator];
