@@ -12,8 +12,18 @@ describe("the rule index", () => {
   });
 
   it("lists each rule module once, by its name, and nothing else", () => {
-    const source = ruleIndexSource(["index.js", "rule.js", "support.js", "b-c.js", "a.js", "a-b.js", "notes.md"]);
-    expect(source).toContain('import a from "./a.js";\nimport aB from "./a-b.js";\nimport bC from "./b-c.js";\n');
+    const source = ruleIndexSource([
+      "index.js",
+      "rule.js",
+      "support.js",
+      "b-c.js",
+      "a.js",
+      "a-b.js",
+      "notes.md",
+    ]);
+    expect(source).toContain(
+      'import a from "./a.js";\nimport aB from "./a-b.js";\nimport bC from "./b-c.js";\n',
+    );
     expect(source).toContain("export const RULES = Object.freeze([\n  a,\n  aB,\n  bC,\n]);");
     expect(RULES.map((rule) => `${rule.id}.js`).sort()).toEqual(
       readdirSync(folder)

@@ -6,15 +6,11 @@ import { RULES } from "../rules/index.js";
 import { walkOperations } from "./walk-operations.js";
 
 /**
- * @typedef {import("../rules/rule.js").Level} Level
- * @typedef {{ file: string, line: number, pointer?: string }} SourceLine
- * @typedef {{ operationId: string, method: string, path: string, where: string }} Reach
- * @typedef {{ rule: string, level: Level, message: string, where: string, location: string,
- *   side: "base" | "head", pointer: string, source?: SourceLine, operations: Reach[], note?: string }} Finding
- * @typedef {{ document: Record<string, any>, label: string,
- *   origin: (pointer: string) => SourceLine | undefined }} LoadedSpec
- * @typedef {{ base: string, head: string, findings: Finding[], counts: Record<Level, number>,
- *   schemas: { added: string[], removed: string[] } }} Report
+ * The package's types, declared once in ../index.d.ts:
+ * @typedef {import("../index.js").Level} Level
+ * @typedef {import("../index.js").Finding} Finding
+ * @typedef {import("../index.js").LoadedSpec} LoadedSpec
+ * @typedef {import("../index.js").Report} Report
  */
 
 export const LEVELS = Object.freeze(["error", "warning", "info"]);
@@ -40,8 +36,8 @@ export function diffSpecs(base, head, options = {}) {
   const policy = { now: options.now ?? new Date(), deprecationDays: options.deprecationDays ?? 0 };
   const events = walkOperations(base.document, head.document);
   const findings = settle(group(events, base, head, policy));
-  const counts = Object.fromEntries(
-    LEVELS.map((level) => [level, findings.filter((f) => f.level === level).length]),
+  const counts = /** @type {Record<Level, number>} */ (
+    Object.fromEntries(LEVELS.map((level) => [level, findings.filter((f) => f.level === level).length]))
   );
   const names = (doc) => Object.keys(doc.components?.schemas ?? {});
   const baseNames = names(base.document);
