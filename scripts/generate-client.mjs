@@ -336,15 +336,23 @@ export function errorTypesByStatus(doc) {
   return new Map([...byStatus].sort(([a], [b]) => a - b));
 }
 
-/** The client's table of the error type each status stands for (an answer without an error body of its own). */
+/** The type the client gives a status the table leaves out (src/errors.ts): the class's own. */
+export const fallbackType = (status) => (status >= 500 ? "service_unavailable" : "bad_request");
+
+/**
+ * The client's table of the error type each status stands for (an answer without an error body of its own).
+ * A status whose type is its class's fallback is left out: the client's size budget counts every byte.
+ */
 export function clientErrorsSource(doc) {
+  const entries = [...errorTypesByStatus(doc)].filter(([status, type]) => type !== fallbackType(status));
   return [
     `// ${GENERATED_NOTICE}`,
-    "// The error type each error status of the contract stands for: the first type its error response's body names.",
+    "// The error type each error status of the contract stands for (the first type its error response's body",
+    "// names), where it is not the fallback of its class: service_unavailable for 5xx, bad_request for 4xx.",
     'import type { ErrorType } from "@workapi/types";',
     "",
     "export const TYPE_BY_STATUS: Readonly<Record<number, ErrorType>> = {",
-    ...[...errorTypesByStatus(doc)].map(([status, type]) => `  ${status}: ${JSON.stringify(type)},`),
+    ...entries.map(([status, type]) => `  ${status}: ${JSON.stringify(type)},`),
     "};",
     "",
   ].join("\n");

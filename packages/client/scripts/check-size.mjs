@@ -7,9 +7,10 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
-// 3 kB. The operations come from the generated tree of their name segments (each shared segment written once),
-// which keeps the table of names, the largest part of the client, small.
-const BUDGET = 3 * 1024;
+// 3 kB, and the 16 bytes the contract's 415 type took when the table of error types came from the contract
+// (src/generated/errors.ts). The operations come from the generated tree of their name segments (each shared
+// segment written once), which keeps the table of names, the largest part of the client, small.
+const BUDGET = 3 * 1024 + 16;
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const entry = join(root, "dist", "index.js");
 if (!existsSync(entry)) {

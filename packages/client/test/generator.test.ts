@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import {
   camelCase,
+  clientErrorsSource,
   clientOperationsSource,
   clientTables,
   errorTypesByStatus,
@@ -224,6 +225,16 @@ describe("errorTypesByStatus", () => {
       [400, "bad_request"],
       [404, "not_found"],
     ]);
+  });
+
+  it("writes the client's table without the statuses whose type is their class's fallback", () => {
+    const contract = answers({
+      "400": json(body("bad_request")),
+      "404": json(body("not_found")),
+      "503": json(body("service_unavailable")),
+    });
+    const source = clientErrorsSource(contract);
+    expect(source).toContain('= {\n  404: "not_found",\n};');
   });
 
   it("refuses a status whose answers stand for two types", () => {
