@@ -40,17 +40,16 @@ describe("one name from contract to test", () => {
     }
   });
 
-  it("has a test block named after every operation", () => {
-    const titles = new Set(
-      files("./operations/", ".test.ts").flatMap((file) =>
-        [
-          ...readFileSync(new URL(`./operations/${file}.test.ts`, import.meta.url), "utf8").matchAll(
-            /\bdescribe\("([^"]+)"/g,
-          ),
-        ].map((match) => match[1] as string),
-      ),
+  it("has one test block named after every operation", () => {
+    const titles = files("./operations/", ".test.ts").flatMap((file) =>
+      [
+        ...readFileSync(new URL(`./operations/${file}.test.ts`, import.meta.url), "utf8").matchAll(
+          /\bdescribe\("([^"]+)"/g,
+        ),
+      ].map((match) => match[1] as string),
     );
-    expect(names.filter((name) => !titles.has(name))).toEqual([]);
+    const blocks = (name: string) => titles.filter((title) => title === name).length;
+    expect(names.filter((name) => blocks(name) !== 1)).toEqual([]);
   });
 
   it("has a test file for every family, and every operation test file is named after a family", () => {
