@@ -14,7 +14,7 @@ import {
 } from "./server.js";
 import { openStore } from "./store/open.js";
 import type { Store } from "./store/types.js";
-import { serve } from "./workers.js";
+import { serve } from "./cluster.js";
 
 function wholeNumber(value: string): number {
   const parsed = Number(value);

@@ -19,7 +19,7 @@ export interface ServerConfig {
   statisticsIntervalMinutes: number;
   /** Megabytes the kept answers of reads may take (a SQLite file or PostgreSQL; see core/answers.ts); 0: none kept. */
   answerCacheMb: number;
-  /** Server processes sharing the port (./workers.ts); 1: this process serves alone. */
+  /** Server processes sharing the port (./cluster.ts); 1: this process serves alone. */
   workers: number;
   /** Largest request body in bytes. */
   bodyLimit: number;

@@ -175,7 +175,7 @@ export interface StartOptions {
   signals?: boolean;
   print?: (line: string) => void;
   seedOnFirstStart?: boolean;
-  /** Keep the planner's statistics up to date (default); of several workers, one does (./workers.ts). */
+  /** Keep the planner's statistics up to date (default); of several workers, one does (./cluster.ts). */
   statistics?: boolean;
 }
 

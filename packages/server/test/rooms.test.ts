@@ -1,6 +1,7 @@
 // The rooms of src/ keep to the house plan (shared/ARCHITECTURE.md, the server README's "How a request flows"):
 // the store stands on nothing above it, the write thread's code has a room of its own and "worker" names only
-// the processes of `serve --workers N`, and no value is forced into another type on its way between rooms.
+// the processes of `serve --workers N` (./src/cluster.ts), and no value is forced into another type on its way
+// between rooms.
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -34,9 +35,9 @@ describe("the rooms of the server", () => {
     expect(reaching).toEqual([]);
   });
 
-  it("keep thread code in its room: no top-level file is named after a worker but the cluster's", () => {
+  it("keep thread code in its room: no top-level file is named after a worker", () => {
     const topLevel = sources().filter((file) => !file.includes("/"));
-    expect(topLevel.filter((file) => /worker/.test(file))).toEqual(["workers.ts"]);
+    expect(topLevel.filter((file) => /worker/.test(file))).toEqual([]);
   });
 
   it("build a handler's context in the executor alone", () => {
