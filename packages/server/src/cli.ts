@@ -2,6 +2,7 @@
 // The operator's entry points: serve, token create / revoke, org create / list / deactivate, seed.
 import { createRequire } from "node:module";
 import { Command, InvalidArgumentError } from "commander";
+import { serve } from "./cluster.js";
 import { configFromEnv, DEFAULTS, type ServerConfig, VARIABLES } from "./config.js";
 import { actorOf, issueToken } from "./core/auth.js";
 import { runSeed } from "./seed-cli.js";
@@ -14,7 +15,6 @@ import {
 } from "./server.js";
 import { openStore } from "./store/open.js";
 import type { Store } from "./store/types.js";
-import { serve } from "./cluster.js";
 
 function wholeNumber(value: string): number {
   const parsed = Number(value);
