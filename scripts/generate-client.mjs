@@ -1,7 +1,8 @@
 // Generates packages/client/src/generated/operations.ts from the bundled contract: the named-operation facade
 // of @workapi/client (the names it is built from, and its types), the table of paginated operations
-// (x-pagination) and the table of operations a client may retry (x-safe). Registered in scripts/generators.mjs
-// as the client generator, which reads the bundle generator's document.
+// (x-pagination) and the table of operations a client may retry (x-safe); and packages/client/src/generated/
+// errors.ts, the error type each status stands for, from the contract's error responses. Registered in
+// scripts/generators.mjs as the client generator, which reads the bundle generator's document.
 //
 // The facade has one method per x-interface-name, at the path of its camelCased segments
 // (`observability.sessions.data.get` is `api.observability.sessions.data.get`, `org-schedules.list` is
@@ -15,6 +16,7 @@ import { camelCase, HTTP_METHODS, resolveRef } from "../packages/spec/index.js";
 import { GENERATED_NOTICE } from "./generated-notice.mjs";
 
 export const CLIENT_OPERATIONS_FILE = "packages/client/src/generated/operations.ts";
+export const CLIENT_ERRORS_FILE = "packages/client/src/generated/errors.ts";
 // Names the client object already has: a resource may not take them.
 const RESERVED = new Set(HTTP_METHODS.map((method) => method.toUpperCase()));
 for (const name of ["request", "use", "eject", "paginate"]) RESERVED.add(name);
@@ -301,14 +303,72 @@ export function clientOperationsSource(doc) {
   return out.join("\n");
 }
 
+/** The first error type a body of the schema `node` can carry (its `type` enum's first value, or its const). */
+function firstErrorType(doc, node) {
+  const schema = resolveRef(doc, node);
+  const variants = schema?.oneOf ?? schema?.anyOf;
+  if (variants) return firstErrorType(doc, variants[0]);
+  const type = schema?.properties?.type;
+  return type?.enum?.[0] ?? type?.const;
+}
+
+/**
+ * The error type each error status stands for: the first type of the body its error response carries (the
+ * contract's error catalogue, spec/components/responses/, one response per status). Throws when the contract
+ * gives one status two such types.
+ */
+export function errorTypesByStatus(doc) {
+  const byStatus = new Map();
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      for (const [status, response] of Object.entries(item[method]?.responses ?? {})) {
+        if (Number(status) < 400) continue;
+        const schema = resolveRef(doc, response)?.content?.["application/json"]?.schema;
+        const type = schema && firstErrorType(doc, schema);
+        if (!type) continue;
+        const known = byStatus.get(Number(status));
+        if (known && known !== type)
+          throw new Error(`the contract's ${status} answers stand for both ${known} and ${type}`);
+        byStatus.set(Number(status), type);
+      }
+    }
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
+}
+
+/** The type the client gives a status the table leaves out (src/errors.ts): the class's own. */
+export const fallbackType = (status) => (status >= 500 ? "service_unavailable" : "bad_request");
+
+/**
+ * The client's table of the error type each status stands for (an answer without an error body of its own).
+ * A status whose type is its class's fallback is left out: the client's size budget counts every byte.
+ */
+export function clientErrorsSource(doc) {
+  const entries = [...errorTypesByStatus(doc)].filter(([status, type]) => type !== fallbackType(status));
+  return [
+    `// ${GENERATED_NOTICE}`,
+    "// The error type each error status of the contract stands for (the first type its error response's body",
+    "// names), where it is not the fallback of its class: service_unavailable for 5xx, bad_request for 4xx.",
+    'import type { ErrorType } from "@workapi/types";',
+    "",
+    "export const TYPE_BY_STATUS: Readonly<Record<number, ErrorType>> = {",
+    ...entries.map(([status, type]) => `  ${status}: ${JSON.stringify(type)},`),
+    "};",
+    "",
+  ].join("\n");
+}
+
 /** The files the client generator writes from the bundled `doc`: { path: contents }. */
 export function generateClient(doc) {
-  return { [CLIENT_OPERATIONS_FILE]: clientOperationsSource(doc) };
+  return {
+    [CLIENT_OPERATIONS_FILE]: clientOperationsSource(doc),
+    [CLIENT_ERRORS_FILE]: clientErrorsSource(doc),
+  };
 }
 
 export const clientGenerator = {
   name: "client",
   inputs: ["bundle"],
-  outputs: [CLIENT_OPERATIONS_FILE],
+  outputs: [CLIENT_OPERATIONS_FILE, CLIENT_ERRORS_FILE],
   generate: ({ inputs }) => ({ files: generateClient(inputs.bundle.doc) }),
 };

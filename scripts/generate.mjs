@@ -78,7 +78,7 @@ function report(produced) {
     process.exitCode = 1;
   } else {
     const count = produced.reduce((sum, { files }) => sum + Object.keys(files).length, 0);
-    console.log(`All ${count} generated files match spec/.`);
+    console.log(`All ${count} generated files match what their generators produce.`);
   }
 }
 

@@ -1,16 +1,6 @@
 // Typed errors: ApiError, unwrap(), and the body given to an error answer that carries none of its own.
-import type { ApiErrorBody, ErrorType } from "@workapi/types";
-
-const TYPE_BY_STATUS: Record<number, ErrorType> = {
-  400: "bad_request",
-  401: "unauthenticated",
-  403: "forbidden",
-  404: "not_found",
-  409: "conflict",
-  413: "request_entity_too_large",
-  429: "too_many_requests",
-  500: "internal_error",
-};
+import type { ApiErrorBody } from "@workapi/types";
+import { TYPE_BY_STATUS } from "./generated/errors.js";
 
 /** Whether a parsed body is an error body of the interface (an object with a string `type`). */
 export const isErrorBody = (body: unknown): body is ApiErrorBody =>

@@ -112,7 +112,9 @@ describe("an answer without a usable error body", () => {
     [404, "text/plain", "Cannot POST", "not_found"],
     [409, "text/plain", "", "conflict"],
     [413, "text/html", "<h1>413 Request Entity Too Large</h1>", "request_entity_too_large"],
+    [415, "text/plain", "", "invalid_content_type"],
     [429, "text/plain", "slow down", "too_many_requests"],
+    [431, "text/plain", "", "bad_request"],
     [418, "text/plain", "teapot", "bad_request"],
   ])("%i with %s %j becomes %s", async (status, contentType, text, type) => {
     server.route("/tags.list", () => ({

@@ -3,13 +3,13 @@
 // does not accept, minor when something was added, patch for any other change) and names every published
 // package of the fixed group the contract is released in; the summary is the change's changelog, which the
 // author may reword. The gate (gate.js) then finds it among the changesets the change adds.
-import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { changelog } from "./changelog.js";
 import { diffSpecs } from "./engine/index.js";
 import { summarize } from "./format/common.js";
 import { acceptedEntries, releaseGroup } from "./gate.js";
+import { currentBranch } from "./load/git.js";
 
 /**
  * The bump a report requires, and why.
@@ -39,23 +39,16 @@ export function changesetText(packages, bump, summary) {
 /** A file name for the change: --name, else the branch's, else the head's commit. */
 function nameOf(options, root) {
   if (options.name) return options.name.replace(/\.md$/, "");
-  let branch = "";
-  try {
-    branch = execFileSync("git", ["rev-parse", "--abbrev-ref", "HEAD"], {
-      cwd: root,
-      encoding: "utf8",
-    }).trim();
-  } catch {
-    // Not a repository: the fixed name below.
-  }
-  const slug = branch && branch !== "HEAD" ? branch.toLowerCase().replace(/[^a-z0-9]+/g, "-") : "";
+  // Outside a repository, or on a detached HEAD: the fixed name below.
+  const branch = currentBranch(root) ?? "";
+  const slug = branch ? branch.toLowerCase().replace(/[^a-z0-9]+/g, "-") : "";
   return `contract-${slug.replace(/^-|-$/g, "") || "change"}`;
 }
 
 /**
  * @param {any} options the parsed command line
- * @param {{ root: string, load: (source: string) => Promise<any>, stdout: (s: string) => void,
- *   sources: () => { baseSource: string, headSource: string } }} io
+ * @param {{ root: string, load: (source: import("./index.js").Source) => Promise<any>, stdout: (s: string) => void,
+ *   sources: () => { baseSource: import("./index.js").Source, headSource: import("./index.js").Source } }} io
  */
 export async function changesetCommand(options, { root, load, stdout, sources }) {
   const { baseSource, headSource } = sources();

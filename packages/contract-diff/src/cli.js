@@ -1,15 +1,15 @@
 // The command line: `workapi-contract-diff [base] [head]` reviews a change, `rules` lists the rules,
 // `changelog <from> <to>` writes the contract changes as release notes. Exit codes: 0 passed, 1 the gate (or
 // --fail-on) failed, 2 bad input or usage, whatever went wrong: exit 1 means the contract, never a crash.
-import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { changelog } from "./changelog.js";
 import { diffSpecs } from "./engine/index.js";
 import { FORMATS, formatReport, rulesTable } from "./format/index.js";
+import { commitOf, repositoryRoot } from "./load/git.js";
 import { diffHunks } from "./load/hunks.js";
-import { InputError, loadSpec } from "./load/index.js";
+import { firstRevision, InputError, loadSpec, sourceOf } from "./load/index.js";
 import { RULES } from "./rules/index.js";
 
 const DEFAULT_SPEC = "spec/openapi.yaml";
@@ -51,34 +51,38 @@ export class UsageError extends Error {}
 
 const COMMANDS = ["rules", "changelog", "changeset", "post-review"];
 
-const OPTIONS = {
+// Each string option is given once (`multiple: false` types its value as one string).
+const OPTIONS = /** @type {const} */ ({
   gate: { type: "boolean", default: false },
-  "fail-on": { type: "string" },
+  "fail-on": { type: "string", multiple: false },
   "fail-on-breaking": { type: "boolean", default: false },
-  format: { type: "string" },
-  output: { type: "string" },
-  spec: { type: "string", default: DEFAULT_SPEC },
-  accept: { type: "string" },
-  package: { type: "string" },
-  "deprecation-days": { type: "string" },
-  "source-url": { type: "string" },
-  commit: { type: "string" },
-  name: { type: "string" },
-  pull: { type: "string" },
-  repository: { type: "string" },
-  "base-file": { type: "string" },
-  "head-file": { type: "string" },
+  format: { type: "string", multiple: false },
+  output: { type: "string", multiple: false },
+  spec: { type: "string", multiple: false, default: DEFAULT_SPEC },
+  accept: { type: "string", multiple: false },
+  package: { type: "string", multiple: false },
+  "deprecation-days": { type: "string", multiple: false },
+  "source-url": { type: "string", multiple: false },
+  commit: { type: "string", multiple: false },
+  name: { type: "string", multiple: false },
+  pull: { type: "string", multiple: false },
+  repository: { type: "string", multiple: false },
+  "base-file": { type: "string", multiple: false },
+  "head-file": { type: "string", multiple: false },
   help: { type: "boolean", short: "h", default: false },
-};
+});
 
-function parse(argv) {
-  let parsed;
+/** The options and positionals of `argv`; an unknown option is a UsageError. */
+function parsedArgs(argv) {
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
+    return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (err) {
     throw new UsageError(err.message);
   }
-  const { values, positionals } = parsed;
+}
+
+function parse(argv) {
+  const { values, positionals } = parsedArgs(argv);
   for (const [name, option] of Object.entries(OPTIONS)) {
     if (option.type === "string" && values[name] === "") throw new UsageError(`--${name} needs a value`);
   }
@@ -91,27 +95,6 @@ function parse(argv) {
     throw new UsageError("--fail-on takes error or warning");
   return { ...values, command, positionals, days, failOn };
 }
-
-function git(cwd, args) {
-  return execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
-}
-
-function repositoryRoot(cwd) {
-  try {
-    return git(cwd, ["rev-parse", "--show-toplevel"]);
-  } catch {
-    return cwd;
-  }
-}
-
-const isRevision = (root, ref) => {
-  try {
-    git(root, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Runs the command line; resolves to the exit code. `io` lets tests capture the streams. */
 export async function main(argv, io = {}) {
@@ -128,14 +111,15 @@ export async function main(argv, io = {}) {
     const emit = (text) =>
       options.output ? writeFileSync(resolve(cwd, options.output), text) : stdout(text);
     if (options.command === "rules") return rules(options, emit);
-    const load = (source) => loadSpec(source, { cwd, root, spec: options.spec });
+    const where = { cwd, root, spec: options.spec };
+    const load = (source) => loadSpec(source, where);
     if (options.command === "changelog") return await changelogCommand(options, load, emit);
     if (options.command === "post-review") return await postReviewCommand(options, cwd, stdout, io.env);
     if (options.command === "changeset") {
       const { changesetCommand } = await import("./changeset.js");
-      return await changesetCommand(options, { root, load, stdout, sources: () => sources(options, root) });
+      return await changesetCommand(options, { root, load, stdout, sources: () => sources(options, where) });
     }
-    return await review(options, { root, load, emit, isTTY: io.isTTY });
+    return await review(options, { where, load, emit, isTTY: io.isTTY });
   } catch (err) {
     const usage = err instanceof UsageError;
     const known = usage || err instanceof InputError;
@@ -199,8 +183,9 @@ async function postReviewCommand(options, cwd, stdout, env = process.env) {
 }
 
 /** The review of a change: the report, the gate when asked for, and the exit code they make. */
-async function review(options, { root, load, emit, isTTY }) {
-  const { baseSource, headSource } = sources(options, root);
+async function review(options, { where, load, emit, isTTY }) {
+  const { root } = where;
+  const { baseSource, headSource } = sources(options, where);
   const [base, head] = await Promise.all([load(baseSource), load(headSource)]);
   const report = diffSpecs(base, head, { deprecationDays: options.days });
   const format = options.format ?? ((isTTY ?? process.stdout.isTTY) ? "text" : "markdown");
@@ -216,39 +201,43 @@ async function review(options, { root, load, emit, isTTY }) {
 }
 
 /**
+
  * github-review: the commit the review is on and the diff's hunks (only a git revision as base has them; from
- * files or URLs every finding is folded into the review's body).
+ * files or URLs every finding is folded into the review's body). The sources are those sources() resolved:
+ * a revision's commit is the one it named then.
+ * @param {any} options @param {string} root
+ * @param {import("./index.js").Source} baseSource @param {import("./index.js").Source} headSource
  */
 function reviewContext(options, root, baseSource, headSource) {
-  const headRevision = isRevision(root, headSource) ? headSource : undefined;
-  let commitId = options.commit;
-  try {
-    commitId ??= git(root, ["rev-parse", `${headRevision ?? "HEAD"}^{commit}`]);
-  } catch {
-    // Not a repository: the review names no commit, and the poster takes the pull request's head.
-  }
-  if (!isRevision(root, baseSource)) return { commitId };
+  const headRevision = headSource.kind === "revision" ? headSource.sha : undefined;
+  // Outside a repository the review names no commit, and the poster takes the pull request's head.
+  const commitId = options.commit ?? headRevision ?? commitOf(root, "HEAD");
+  if (baseSource.kind !== "revision") return { commitId };
   const folder = dirname(options.spec) || ".";
-  return { commitId, hunks: diffHunks(root, baseSource, headRevision, [folder]) };
+  return { commitId, hunks: diffHunks(root, baseSource.sha, headRevision, [folder]) };
 }
 
-/** The base and head to compare, from positionals, --base-file/--head-file and the defaults. */
-function sources(options, root) {
+/**
+ * The base and head to compare, from positionals, --base-file/--head-file and the defaults, each resolved
+ * once (load/index.js's sourceOf: a file, a URL or a git revision); the head defaults to the working tree's
+ * --spec.
+ */
+function sources(options, where) {
   if (options.positionals.length > 2)
     throw new UsageError(`at most a base and a head (got ${options.positionals.join(", ")})`);
+  const baseArgument = options["base-file"] ?? options.positionals[0];
   const baseSource =
-    options["base-file"] ??
-    options.positionals[0] ??
-    ["origin/main", "main", "HEAD~1"].find((ref) => isRevision(root, ref));
+    baseArgument !== undefined
+      ? sourceOf(baseArgument, where)
+      : firstRevision(where.root, ["origin/main", "main", "HEAD~1"]);
   if (!baseSource)
     throw new UsageError("no base to compare with: name a revision (for example HEAD~1), a file or a URL");
   if (options["base-file"] && options.positionals.length > (options["head-file"] ? 0 : 1)) {
     throw new UsageError("give the base once: as a positional or as --base-file");
   }
-  const headSource =
-    options["head-file"] ??
-    (options["base-file"] ? options.positionals[0] : options.positionals[1]) ??
-    resolve(root, options.spec);
+  const headArgument =
+    options["head-file"] ?? (options["base-file"] ? options.positionals[0] : options.positionals[1]);
+  const headSource = sourceOf(headArgument ?? resolve(where.root, options.spec), where);
   return { baseSource, headSource };
 }
 
@@ -259,7 +248,7 @@ async function decideGate(report, options, root, baseSource) {
     const { evaluateGate } = await import("./gate.js");
     return await evaluateGate(report, {
       root,
-      baseRef: isRevision(root, baseSource) ? baseSource : undefined,
+      baseRef: baseSource.kind === "revision" ? baseSource.name : undefined,
       spec: options.spec,
       acceptFile: options.accept,
       packageName: options.package,

@@ -6,29 +6,23 @@
 //   - an entry of the accepted-breaks file names the finding's rule and location with a reason (a break that
 //     is no release, such as fixing a contract that never matched the service).
 // Changesets are read with the changesets libraries (the code `changeset version` runs).
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { read as readConfig } from "@changesets/config";
 import getReleasePlan from "@changesets/get-release-plan";
 import { getPackages } from "@manypkg/get-packages";
-import { load as parseYaml } from "js-yaml";
+import { parse as parseYaml } from "yaml";
+import { filesAdded } from "./load/git.js";
 
 /** Where the accepted-breaks file is looked for when `--accept` names none. */
 export const DEFAULT_ACCEPT_FILE = ".contract-diff/accepted-breaks.yaml";
 
 /**
- * @typedef {import("./engine/index.js").Report} Report
- * @typedef {import("./engine/index.js").Finding} Finding
- * @typedef {{ rule: string, location: string, reason: string }} AcceptEntry
- * @typedef {{ pass: boolean, errors: number, warnings: number, acknowledgedBy: string[],
- *   accepted: { finding: Finding, entry: AcceptEntry }[], staleAccepts: AcceptEntry[], unacknowledged: number,
- *   accidentalMajor: string[], pendingMajors: string[], group: { label: string, packages: string[],
- *   version: string, nextVersion: string | undefined }, notes: string[] }} GateResult
+ * The package's types, declared once in ./index.d.ts:
+ * @typedef {import("./index.js").Report} Report
+ * @typedef {import("./index.js").AcceptEntry} AcceptEntry
+ * @typedef {import("./index.js").GateResult} GateResult
  */
-
-const git = (root, args) =>
-  execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
 /**
  * The changeset files the change under review adds: those added since the merge base of `baseRef` and HEAD,
@@ -36,42 +30,15 @@ const git = (root, args) =>
  * @returns {{ files: Set<string>, note?: string }}
  */
 export function addedChangesets(root, baseRef) {
-  const files = new Set();
   const keep = (name) => /^\.changeset\/[^/]+\.md$/.test(name) && !name.endsWith("/README.md");
+  const added = filesAdded(root, baseRef, ".changeset");
+  const files = new Set(added.files.filter(keep));
   let note;
-  if (baseRef) {
-    let mergeBase;
-    try {
-      mergeBase = git(root, ["merge-base", baseRef, "HEAD"]).trim();
-    } catch {
-      mergeBase = undefined;
-    }
-    if (mergeBase) {
-      const names = git(root, [
-        "diff",
-        "--name-only",
-        "--diff-filter=A",
-        mergeBase,
-        "HEAD",
-        "--",
-        ".changeset",
-      ]);
-      for (const name of names.split("\n")) if (keep(name)) files.add(name);
-    } else
-      note = `${baseRef} shares no history with HEAD: only changesets not committed yet count as this change's.`;
-  } else {
+  if (!baseRef) {
     note =
       "The base is no revision of this repository: only changesets not committed yet count as this change's.";
-  }
-  try {
-    const status = git(root, ["status", "--porcelain", "--untracked-files=all", "--", ".changeset"]);
-    for (const line of status.split("\n")) {
-      const code = line.slice(0, 2);
-      const name = line.slice(3).trim();
-      if ((code === "??" || code.startsWith("A")) && keep(name)) files.add(name);
-    }
-  } catch {
-    // not a git work tree: nothing uncommitted to add
+  } else if (!added.committed) {
+    note = `${baseRef} shares no history with HEAD: only changesets not committed yet count as this change's.`;
   }
   return { files, ...(note ? { note } : {}) };
 }

@@ -12,7 +12,7 @@ export interface Given {
   policy?: { deprecationDays?: number };
 }
 
-/** A change event as the engine reports it to the rules. */
+/** A change event as the engine reports it to the rules: these fields, and those of its kind. */
 export interface ChangeEvent {
   kind: string;
   change?: string;
@@ -20,7 +20,9 @@ export interface ChangeEvent {
   where: string;
   pointer: string;
   side: "base" | "head";
-  [field: string]: unknown;
+  flags?: Record<string, boolean>;
+  // biome-ignore lint/suspicious/noExplicitAny: each kind of event carries fields of its own, read by its rules
+  [field: string]: any;
 }
 
 export interface Policy {
@@ -110,7 +112,8 @@ export interface Report {
 }
 
 export interface LoadedSpec {
-  document: Record<string, unknown>;
+  // biome-ignore lint/suspicious/noExplicitAny: any OpenAPI document, read as JSON
+  document: Record<string, any>;
   label: string;
   origin(pointer: string): SourceLine | undefined;
 }
@@ -126,9 +129,14 @@ export declare function fromDocument(document: Record<string, unknown>, label?: 
 
 /** A source that cannot be read, or is not OpenAPI 3.0 or 3.1. */
 export declare class InputError extends Error {}
+/** What a source argument names, decided once: an http(s) URL, a file, or a git revision and its commit. */
+export type Source =
+  | { kind: "url"; name: string }
+  | { kind: "file"; name: string; path: string }
+  | { kind: "revision"; name: string; sha: string };
 /** Reads a file (JSON or YAML, single or split), an http(s) URL, or the spec at a git revision. */
 export declare function loadSpec(
-  source: string,
+  source: string | Source,
   options?: { cwd?: string; root?: string; spec?: string; label?: string },
 ): Promise<LoadedSpec & { files: string[]; version: string }>;
 
@@ -184,18 +192,32 @@ export declare function requiredBump(
   report: Report,
   accepted?: AcceptEntry[],
 ): { bump: "major" | "minor" | "patch" | undefined; reason: string };
-/** Posts a github-review report, updating or deleting its own earlier comments (found by their marker). */
-export declare function postReview(
-  review: { commit_id?: string; body: string; event: "COMMENT"; comments: ReviewComment[] },
-  target: { apiUrl: string; token: string; repository: string; pullNumber: number; fetch?: typeof fetch },
-): Promise<{
+/** The body of GitHub's "create a review" call, as the github-review format writes it. */
+export interface Review {
+  commit_id?: string;
+  body: string;
+  event: "COMMENT";
+  comments: ReviewComment[];
+}
+/** The pull request a review is posted on. */
+export interface ReviewTarget {
+  apiUrl: string;
+  token: string;
+  repository: string;
+  pullNumber: number;
+  fetch?: typeof fetch;
+}
+/** What posting a review did to the pull request's comments. */
+export interface PostOutcome {
   reviewId?: number;
   reviewUpdated?: number;
   created: number;
   updated: number;
   deleted: number;
   unchanged: number;
-}>;
+}
+/** Posts a github-review report, updating or deleting its own earlier comments (found by their marker). */
+export declare function postReview(review: Review, target: ReviewTarget): Promise<PostOutcome>;
 export declare function summarize(counts: Record<Level, number>): string;
 export declare function rulesTable(
   rules: readonly Pick<Rule, "id" | "level" | "doc">[],

@@ -35,8 +35,11 @@ writeFileSync(
   ),
 );
 await build({
-  // The command, and the thread it runs writes on (src/core/writes.ts), each one file.
-  entryPoints: { cli: join(root, "src/cli.ts"), "write-worker": join(root, "src/write-worker.ts") },
+  // The command, and the thread it runs writes on (src/write-thread/), each one file.
+  entryPoints: {
+    cli: join(root, "src/cli.ts"),
+    "write-thread/thread": join(root, "src/write-thread/thread.ts"),
+  },
   outdir: join(root, "dist"),
   bundle: true,
   platform: "node",
@@ -53,4 +56,4 @@ await build({
 // tsc's map describes the file now named cli.modules.js.
 renameSync(join(root, "dist/cli.js.map"), join(root, "dist/cli.modules.js.map"));
 // tsc's map of the write thread describes a file the bundle replaced.
-rmSync(join(root, "dist/write-worker.js.map"), { force: true });
+rmSync(join(root, "dist/write-thread/thread.js.map"), { force: true });

@@ -4,10 +4,9 @@ import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { ServerConfig } from "./config.js";
 import { AnswerCache } from "./core/answers.js";
-import type { OperationHandler } from "./core/context.js";
 import { type Contract, theContract } from "./core/contract.js";
-import { createExecutor } from "./core/executor.js";
-import { writesHere, writesOnThread } from "./core/writes.js";
+import { createExecutor, type Executor, type WriteThread } from "./core/executor.js";
+import type { Handlers } from "./core/handlers.js";
 import { OneLinePerRequest } from "./http/access-log.js";
 import { bodyParsing } from "./http/body.js";
 import { connectionOptions, connections } from "./http/connections.js";
@@ -20,16 +19,16 @@ import { contractRoutes } from "./http/routes.js";
 import { LoadShedder } from "./http/shedding.js";
 import { shutdown } from "./http/shutdown.js";
 import { handlers as allHandlers } from "./operations/index.js";
-import type { Context } from "./operations/support/handler.js";
 import type { Store } from "./store/types.js";
+import { startWriteThread } from "./write-thread/sender.js";
 
 export interface AppOptions {
   config: ServerConfig;
   store: Store;
   logger?: FastifyBaseLogger;
   /** Replaces handlers (tests script failures this way); writes then run in this thread. */
-  handlers?: Partial<Record<string, (ctx: Context, input: never) => Promise<unknown>>>;
-  /** The data directory of a SQLite file store: writes run on a thread of their own (./core/writes.ts). */
+  handlers?: Partial<Handlers>;
+  /** The data directory of a SQLite file store: writes run on a thread of their own (./write-thread/). */
   writeThread?: { dataDir: string };
 }
 
@@ -54,20 +53,7 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
     // Node's HTTP server with load shedding in front of Fastify's routing (./http/shedding.ts).
     serverFactory: shedder.serverFactory,
     ...(logger ? { loggerInstance: logger } : { logger: { level: config.logLevel } }),
-    bodyLimit,
-    requestIdHeader: "x-request-id",
-    genReqId: () => randomUUID(),
-    return503OnClosing: false,
-    // HEAD wherever GET is answered (the same headers, no body).
-    exposeHeadRoutes: true,
-    forceCloseConnections: "idle",
-    // Every wait for a client is bounded (408 after the header or request timeout); see ./http/connections.ts.
-    ...connectionOptions(config),
-    routerOptions: { ignoreTrailingSlash: true },
-    // Typed bodies for what Node's HTTP parser refuses before routing (431 for oversized headers).
-    clientErrorHandler,
-    // One access-log line per request instead of Fastify's two.
-    logController: new OneLinePerRequest(),
+    ...serverOptions(config),
   });
   await fastify.register(shutdown);
   const { maxConnectionsPerAddress, discardTimeoutMs } = config;
@@ -86,23 +72,10 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
     redisPrefix,
   });
   await fastify.register(docs);
-  const all = { ...allHandlers, ...handlers } as unknown as Record<string, OperationHandler>;
-  const writes = writeThread && !handlers ? writesOnThread(writeThread.dataDir) : writesHere(store, all);
-  shedder.watch(fastify.log, () => writes.oldestWaitMs());
-  // On a SQLite file or PostgreSQL, the answers of reads are kept while what they read is unchanged
-  // (./core/answers.ts).
-  const answers =
-    store.changes && config.answerCacheMb > 0
-      ? new AnswerCache(store.changes, config.answerCacheMb * 2 ** 20)
-      : undefined;
-  const executor = createExecutor({
-    store,
-    handlers: all,
-    writes,
-    validateResponses,
-    violations,
-    ...(answers ? { answers } : {}),
-  });
+  // Scripted handlers (tests) run writes in this thread, where the scripts are.
+  const thread = writeThread && !handlers ? startWriteThread(writeThread.dataDir) : undefined;
+  const executor = executorOf(config, store, { ...allHandlers, ...handlers }, violations, thread);
+  shedder.watch(fastify.log, () => executor.oldestWaitMs());
   await fastify.register(contractRoutes, {
     contract,
     executor,
@@ -116,7 +89,50 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
     close: async () => {
       shedder.stop();
       await fastify.close(); // in-flight requests finish first
-      await writes.close();
+      await executor.close();
     },
   };
+}
+
+/** Fastify's settings of this server (the logger and the HTTP server aside). */
+function serverOptions(config: ServerConfig) {
+  return {
+    bodyLimit: config.bodyLimit,
+    requestIdHeader: "x-request-id",
+    genReqId: () => randomUUID(),
+    return503OnClosing: false,
+    // HEAD wherever GET is answered (the same headers, no body).
+    exposeHeadRoutes: true,
+    forceCloseConnections: "idle",
+    // Every wait for a client is bounded (408 after the header or request timeout); see ./http/connections.ts.
+    ...connectionOptions(config),
+    routerOptions: { ignoreTrailingSlash: true },
+    // Typed bodies for what Node's HTTP parser refuses before routing (431 for oversized headers).
+    clientErrorHandler,
+    // One access-log line per request instead of Fastify's two.
+    logController: new OneLinePerRequest(),
+  } as const;
+}
+
+/** The executor of every route: on a SQLite file or PostgreSQL, reads' answers are kept (./core/answers.ts). */
+function executorOf(
+  config: ServerConfig,
+  store: Store,
+  handlers: Handlers,
+  violations: string[],
+  writeThread: WriteThread | undefined,
+): Executor {
+  const answers =
+    store.changes && config.answerCacheMb > 0
+      ? new AnswerCache(store.changes, config.answerCacheMb * 2 ** 20)
+      : undefined;
+  const { validateResponses } = config;
+  return createExecutor({
+    store,
+    handlers,
+    validateResponses,
+    violations,
+    ...(writeThread ? { writeThread } : {}),
+    ...(answers ? { answers } : {}),
+  });
 }

@@ -2,7 +2,8 @@
 // The operator's entry points: serve, token create / revoke, org create / list / deactivate, seed.
 import { createRequire } from "node:module";
 import { Command, InvalidArgumentError } from "commander";
-import { configFromEnv, DEFAULTS, type ServerConfig } from "./config.js";
+import { serve } from "./cluster.js";
+import { configFromEnv, DEFAULTS, type ServerConfig, VARIABLES } from "./config.js";
 import { actorOf, issueToken } from "./core/auth.js";
 import { runSeed } from "./seed-cli.js";
 import {
@@ -14,12 +15,17 @@ import {
 } from "./server.js";
 import { openStore } from "./store/open.js";
 import type { Store } from "./store/types.js";
-import { serve } from "./workers.js";
 
 function wholeNumber(value: string): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError("expected a whole number");
   return parsed;
+}
+
+/** A flag's help: what it sets and the environment variable that also sets it (./config.ts's VARIABLES). */
+function help(key: keyof typeof VARIABLES, defaults = ""): string {
+  const { env, help } = VARIABLES[key];
+  return `${help} (env ${env}${defaults ? `, default ${defaults}` : ""})`;
 }
 
 interface CommonFlags {
@@ -29,11 +35,8 @@ interface CommonFlags {
 
 function withStoreFlags(command: Command): Command {
   return command
-    .option(
-      "--data-dir <dir>",
-      `embedded database directory (env WORKAPI_DATA_DIR, default ${DEFAULTS.dataDir})`,
-    )
-    .option("--database-url <url>", "PostgreSQL URL instead of the embedded database (env DATABASE_URL)");
+    .option("--data-dir <dir>", help("dataDir", DEFAULTS.dataDir))
+    .option("--database-url <url>", help("databaseUrl"));
 }
 
 function configOf(flags: CommonFlags & Record<string, unknown>): ServerConfig {
@@ -50,8 +53,8 @@ function configOf(flags: CommonFlags & Record<string, unknown>): ServerConfig {
   if (flags.logLevel !== undefined) overrides.logLevel = flags.logLevel as string;
   if (flags.workers !== undefined) overrides.workers = flags.workers as number;
   const env = { ...process.env };
-  if (flags.dataDir) env.WORKAPI_DATA_DIR = flags.dataDir;
-  if (flags.databaseUrl) env.DATABASE_URL = flags.databaseUrl;
+  if (flags.dataDir) env[VARIABLES.dataDir.env] = flags.dataDir;
+  if (flags.databaseUrl) env[VARIABLES.databaseUrl.env] = flags.databaseUrl;
   return configFromEnv(env, overrides);
 }
 
@@ -90,34 +93,20 @@ const program = new Command("workapi-server")
 withStoreFlags(
   program.command("serve").description("start the server (creates an admin token on first start)"),
 )
-  .option("-p, --port <port>", `port to listen on (env PORT, default ${DEFAULTS.port})`, wholeNumber)
-  .option("--host <host>", `address to listen on (env HOST, default ${DEFAULTS.host})`)
-  .option("--redis-url <url>", "share rate limits through Redis (env REDIS_URL)")
-  .option(
-    "--body-limit <bytes>",
-    `largest request body (env WORKAPI_BODY_LIMIT, default ${DEFAULTS.bodyLimit})`,
-    wholeNumber,
-  )
-  .option(
-    "--rate-limit <n>",
-    `requests per token per window (env WORKAPI_RATE_LIMIT_MAX, default ${DEFAULTS.rateLimitMax})`,
-    wholeNumber,
-  )
+  .option("-p, --port <port>", help("port", String(DEFAULTS.port)), wholeNumber)
+  .option("--host <host>", help("host", DEFAULTS.host))
+  .option("--redis-url <url>", help("redisUrl"))
+  .option("--body-limit <bytes>", help("bodyLimit", String(DEFAULTS.bodyLimit)), wholeNumber)
+  .option("--rate-limit <n>", help("rateLimitMax", String(DEFAULTS.rateLimitMax)), wholeNumber)
   .option(
     "--rate-limit-window <seconds>",
-    `rate limit window (env WORKAPI_RATE_LIMIT_WINDOW_MS in ms, default ${DEFAULTS.rateLimitWindowMs / 1000} s)`,
+    // The flag counts seconds; its variable, milliseconds.
+    help("rateLimitWindowMs", `${DEFAULTS.rateLimitWindowMs} ms: ${DEFAULTS.rateLimitWindowMs / 1000} s`),
     wholeNumber,
   )
-  .option(
-    "--cors-origins <list>",
-    "comma-separated origins allowed from browsers, or * (env WORKAPI_CORS_ORIGINS)",
-  )
-  .option("--log-level <level>", "trace, debug, info, warn, error or silent (env LOG_LEVEL, default info)")
-  .option(
-    "--workers <n>",
-    `server processes sharing the port, with Redis for the rate limits (env WORKAPI_WORKERS, default ${DEFAULTS.workers})`,
-    wholeNumber,
-  )
+  .option("--cors-origins <list>", help("corsOrigins"))
+  .option("--log-level <level>", help("logLevel", DEFAULTS.logLevel))
+  .option("--workers <n>", help("workers", String(DEFAULTS.workers)), wholeNumber)
   .option("--seed", "on first start, also load the demo data set")
   .action(async (flags) => {
     await serve(configOf(flags), { seedOnFirstStart: Boolean(flags.seed) });

@@ -1,4 +1,5 @@
-// Server configuration: flags win over environment variables, which win over the defaults.
+// Server configuration: flags win over environment variables, which win over the defaults. VARIABLES is the one
+// list of the environment variables: this module reads them by it, and the CLI's help (./cli.ts) names them.
 import { resolve } from "node:path";
 
 export interface ServerConfig {
@@ -18,7 +19,7 @@ export interface ServerConfig {
   statisticsIntervalMinutes: number;
   /** Megabytes the kept answers of reads may take (a SQLite file or PostgreSQL; see core/answers.ts); 0: none kept. */
   answerCacheMb: number;
-  /** Server processes sharing the port (./workers.ts); 1: this process serves alone. */
+  /** Server processes sharing the port (./cluster.ts); 1: this process serves alone. */
   workers: number;
   /** Largest request body in bytes. */
   bodyLimit: number;
@@ -90,6 +91,54 @@ const WHOLE_NUMBER_SETTINGS = {
   sheddingRetryAfterS: "WORKAPI_SHEDDING_RETRY_AFTER_S",
 } as const;
 
+/** A setting the environment gives: its variable, and what it sets (the CLI's help of the flag beside it). */
+export interface Variable {
+  env: string;
+  help: string;
+}
+
+const whole = (env: string): Variable => ({ env, help: "" });
+
+/** Every environment variable the server reads, by the setting it gives. */
+export const VARIABLES = {
+  port: { env: "PORT", help: "port to listen on" },
+  host: { env: "HOST", help: "address to listen on" },
+  dataDir: { env: "WORKAPI_DATA_DIR", help: "embedded database directory" },
+  databaseUrl: { env: "DATABASE_URL", help: "PostgreSQL URL instead of the embedded database" },
+  redisUrl: { env: "REDIS_URL", help: "share rate limits through Redis" },
+  redisTimeoutMs: { env: "WORKAPI_REDIS_TIMEOUT_MS", help: "the longest wait for one Redis command (ms)" },
+  redisPrefix: { env: "WORKAPI_REDIS_PREFIX", help: "the prefix of the rate limits' keys in Redis" },
+  statisticsIntervalMinutes: {
+    env: "WORKAPI_STATISTICS_INTERVAL_MINUTES",
+    help: "minutes between updates of the query planner's statistics",
+  },
+  answerCacheMb: { env: "WORKAPI_ANSWER_CACHE_MB", help: "megabytes the kept answers of reads may take" },
+  workers: {
+    env: "WORKAPI_WORKERS",
+    help: "server processes sharing the port, with Redis for the rate limits",
+  },
+  bodyLimit: { env: "WORKAPI_BODY_LIMIT", help: "largest request body" },
+  rateLimitMax: { env: "WORKAPI_RATE_LIMIT_MAX", help: "requests per token per window" },
+  rateLimitWindowMs: { env: "WORKAPI_RATE_LIMIT_WINDOW_MS", help: "rate limit window" },
+  validateResponses: {
+    env: "WORKAPI_VALIDATE_RESPONSES",
+    help: "validate every answer against the contract (true or false)",
+  },
+  corsOrigins: {
+    env: "WORKAPI_CORS_ORIGINS",
+    help: "comma-separated origins allowed from browsers, or *",
+  },
+  logLevel: { env: "LOG_LEVEL", help: "trace, debug, info, warn, error or silent" },
+  ...(Object.fromEntries(
+    Object.entries(WHOLE_NUMBER_SETTINGS).map(([key, env]) => [key, whole(env)]),
+  ) as Record<keyof typeof WHOLE_NUMBER_SETTINGS, Variable>),
+} as const satisfies Record<string, Variable>;
+
+/** The settings given as whole numbers. */
+type NumberSetting = {
+  [K in keyof typeof DEFAULTS]: (typeof DEFAULTS)[K] extends number ? K : never;
+}[keyof typeof DEFAULTS];
+
 function integer(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;
   const parsed = Number(value);
@@ -110,42 +159,31 @@ function waitBounds(env: NodeJS.ProcessEnv) {
 
 export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerConfig> = {}): ServerConfig {
   const mode = env.NODE_ENV ?? "production";
+  const text = (key: keyof typeof VARIABLES) => env[VARIABLES[key].env];
+  const number = (key: NumberSetting) => integer(VARIABLES[key].env, text(key), DEFAULTS[key]);
+  const validate = text("validateResponses");
   const config: ServerConfig = {
-    port: integer("PORT", env.PORT, DEFAULTS.port),
-    host: env.HOST || DEFAULTS.host,
-    dataDir: resolve(env.WORKAPI_DATA_DIR || DEFAULTS.dataDir),
-    workers: integer("WORKAPI_WORKERS", env.WORKAPI_WORKERS, DEFAULTS.workers),
-    bodyLimit: integer("WORKAPI_BODY_LIMIT", env.WORKAPI_BODY_LIMIT, DEFAULTS.bodyLimit),
-    rateLimitMax: integer("WORKAPI_RATE_LIMIT_MAX", env.WORKAPI_RATE_LIMIT_MAX, DEFAULTS.rateLimitMax),
-    rateLimitWindowMs: integer(
-      "WORKAPI_RATE_LIMIT_WINDOW_MS",
-      env.WORKAPI_RATE_LIMIT_WINDOW_MS,
-      DEFAULTS.rateLimitWindowMs,
-    ),
-    redisTimeoutMs: integer(
-      "WORKAPI_REDIS_TIMEOUT_MS",
-      env.WORKAPI_REDIS_TIMEOUT_MS,
-      DEFAULTS.redisTimeoutMs,
-    ),
-    redisPrefix: env.WORKAPI_REDIS_PREFIX || DEFAULTS.redisPrefix,
-    statisticsIntervalMinutes: integer(
-      "WORKAPI_STATISTICS_INTERVAL_MINUTES",
-      env.WORKAPI_STATISTICS_INTERVAL_MINUTES,
-      DEFAULTS.statisticsIntervalMinutes,
-    ),
-    answerCacheMb: integer("WORKAPI_ANSWER_CACHE_MB", env.WORKAPI_ANSWER_CACHE_MB, DEFAULTS.answerCacheMb),
+    port: number("port"),
+    host: text("host") || DEFAULTS.host,
+    dataDir: resolve(text("dataDir") || DEFAULTS.dataDir),
+    workers: number("workers"),
+    bodyLimit: number("bodyLimit"),
+    rateLimitMax: number("rateLimitMax"),
+    rateLimitWindowMs: number("rateLimitWindowMs"),
+    redisTimeoutMs: number("redisTimeoutMs"),
+    redisPrefix: text("redisPrefix") || DEFAULTS.redisPrefix,
+    statisticsIntervalMinutes: number("statisticsIntervalMinutes"),
+    answerCacheMb: number("answerCacheMb"),
     validateResponses:
-      env.WORKAPI_VALIDATE_RESPONSES !== undefined
-        ? env.WORKAPI_VALIDATE_RESPONSES === "true"
-        : mode === "development" || mode === "test",
-    corsOrigins: (env.WORKAPI_CORS_ORIGINS ?? "")
+      validate !== undefined ? validate === "true" : mode === "development" || mode === "test",
+    corsOrigins: (text("corsOrigins") ?? "")
       .split(",")
       .map((origin) => origin.trim())
       .filter(Boolean),
-    logLevel: env.LOG_LEVEL || DEFAULTS.logLevel,
+    logLevel: text("logLevel") || DEFAULTS.logLevel,
     ...waitBounds(env),
-    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
-    ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
+    ...(text("databaseUrl") ? { databaseUrl: text("databaseUrl") } : {}),
+    ...(text("redisUrl") ? { redisUrl: text("redisUrl") } : {}),
   };
   const merged = { ...config, ...overrides };
   if (merged.workers < 1) throw new Error(`the number of workers must be at least 1, not ${merged.workers}`);

@@ -175,7 +175,7 @@ export interface StartOptions {
   signals?: boolean;
   print?: (line: string) => void;
   seedOnFirstStart?: boolean;
-  /** Keep the planner's statistics up to date (default); of several workers, one does (./workers.ts). */
+  /** Keep the planner's statistics up to date (default); of several workers, one does (./cluster.ts). */
   statistics?: boolean;
 }
 
@@ -243,7 +243,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     options.statistics === false
       ? { stop() {} }
       : keepStatistics(store, config.statisticsIntervalMinutes, logger);
-  // On a SQLite file, writes run on a thread of their own (src/core/writes.ts).
+  // On a SQLite file, writes run on a thread of their own (src/write-thread/).
   const writeThread =
     config.databaseUrl || config.dataDir === ":memory:" ? {} : { writeThread: { dataDir: config.dataDir } };
   const app = await buildApp({ config, store, logger, ...writeThread });

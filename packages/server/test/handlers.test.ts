@@ -1,7 +1,8 @@
 // Every operation of the contract is routed to a handler, and every handler serves an operation; each family
 // of operations (the first segment of the name: `tags` of `tags.list`) has one handler file and one test file
-// named after it: `tags.*` -> src/operations/tags.ts -> test/operations/tags.test.ts, and nothing else.
-import { readdirSync } from "node:fs";
+// named after it: `tags.*` -> src/operations/tags.ts -> test/operations/tags.test.ts, and nothing else; each
+// operation has a test block named after it (`describe("tags.list", ...)`).
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadContract } from "../src/core/contract.js";
 import { handlers } from "../src/operations/index.js";
@@ -37,6 +38,18 @@ describe("one name from contract to test", () => {
       const expected = names.filter((name) => name.split(".")[0] === family);
       expect(served.sort(), family).toEqual(expected);
     }
+  });
+
+  it("has one test block named after every operation", () => {
+    const titles = files("./operations/", ".test.ts").flatMap((file) =>
+      [
+        ...readFileSync(new URL(`./operations/${file}.test.ts`, import.meta.url), "utf8").matchAll(
+          /\bdescribe\("([^"]+)"/g,
+        ),
+      ].map((match) => match[1] as string),
+    );
+    const blocks = (name: string) => titles.filter((title) => title === name).length;
+    expect(names.filter((name) => blocks(name) !== 1)).toEqual([]);
   });
 
   it("has a test file for every family, and every operation test file is named after a family", () => {

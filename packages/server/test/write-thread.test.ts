@@ -1,4 +1,4 @@
-// Writes on a SQLite file run on a thread of their own (src/core/writes.ts). Every HTTP suite already runs its
+// Writes on a SQLite file run on a thread of their own (src/write-thread/). Every HTTP suite already runs its
 // SQLite writes there; this file checks what is the thread's own: answers and errors crossing it unchanged,
 // concurrent writes, reads that see each write as soon as it is answered, and a close that lets writes under
 // way finish.
@@ -10,6 +10,7 @@ import type { Authenticated } from "../src/core/auth.js";
 import { issueToken } from "../src/core/auth.js";
 import { ApiError, apiError } from "../src/core/errors.js";
 import { JsonText } from "../src/core/json-text.js";
+import { StoreError } from "../src/store/types.js";
 import {
   CallerKeys,
   CallerSender,
@@ -18,9 +19,9 @@ import {
   fromMessage,
   toAnswer,
   toMessage,
-  writesOnThread,
-} from "../src/core/writes.js";
-import { StoreError } from "../src/store/types.js";
+  type WriteRequest,
+} from "../src/write-thread/messages.js";
+import { startWriteThread } from "../src/write-thread/sender.js";
 import { startTestServer } from "./harness.js";
 import { createPart } from "./record-builders.js";
 
@@ -51,13 +52,42 @@ describe("an answer crossing the write thread", () => {
     expect([error.status, error.headers, error.body()]).toEqual([405, { allow: "POST" }, sent.body()]);
   });
 
-  it("keeps a store error, and any other error's name, message and stack", () => {
-    const store = across({ error: new StoreError("conflict", "taken", "external_ref") });
-    expect((store as { error: StoreError }).error).toBeInstanceOf(StoreError);
-    expect((store as { error: StoreError }).error).toMatchObject({ code: "conflict", field: "external_ref" });
+  it("turns a store error into the typed error a route answers it with, and keeps any other error's name, message and stack", () => {
+    const store = across({ error: new StoreError("bad_cursor", "Invalid cursor: stale", "cursor") });
+    const typed = (store as { error: ApiError }).error;
+    expect(typed).toBeInstanceOf(ApiError);
+    expect(typed.body()).toEqual(
+      apiError("invalid_field", "Invalid cursor: stale", { field_name: "cursor" }).body(),
+    );
     const failure = new TypeError("broken");
     const other = (across({ error: failure }) as { error: Error }).error;
     expect([other.name, other.message, other.stack]).toEqual(["TypeError", "broken", failure.stack]);
+  });
+});
+
+describe("a write request crossing the write thread", () => {
+  const request = (arrived: WriteRequest["arrived"]): WriteRequest => ({
+    id: 3,
+    name: "works.create",
+    caller: { key: 1 },
+    facts: { requestId: "r", baseUrl: "b" },
+    arrived,
+  });
+
+  it("carries a body's own text unparsed (line breaks and spacing kept), and a query string as sent", () => {
+    const text = '{ "title": "two\\nlines",\n  "n": 1 }';
+    expect(fromMessage(toMessage(request({ json: text })))).toEqual(request({ json: text }));
+    expect(fromMessage(toMessage(request({ json: "{" })))).toEqual(request({ json: "{" }));
+    expect(fromMessage(toMessage(request({ query: "a=1&b=x,y" })))).toEqual(request({ query: "a=1&b=x,y" }));
+    expect(fromMessage(toMessage(request({ value: { a: 1 } })))).toEqual(request({ json: '{"a":1}' }));
+  });
+
+  it("carries a form's files as bytes, which arrive as Buffers", () => {
+    const sent = toMessage(
+      request({ form: { id: "x", file: { filename: "a.txt", data: Buffer.from("hi") } } }),
+    );
+    const got = fromMessage(structuredClone(sent)).arrived as { form: { file: { data: Buffer } } };
+    expect(Buffer.isBuffer(got.form.file.data) && got.form.file.data.toString()).toBe("hi");
   });
 });
 
@@ -70,16 +100,13 @@ describe("a caller crossing the write thread", () => {
     const [ada, bob, cy] = [caller("ada"), caller("bob"), caller("cy")];
     const sent: Array<string | undefined> = [];
     const cross = (auth: Authenticated) => {
-      const message = toMessage(
-        {
-          id: 0,
-          name: "works.create",
-          caller: sender.toSend(auth),
-          facts: { requestId: "r", baseUrl: "b" },
-          input: {},
-        },
-        false,
-      );
+      const message = toMessage({
+        id: 0,
+        name: "works.create",
+        caller: sender.toSend(auth),
+        facts: { requestId: "r", baseUrl: "b" },
+        arrived: { json: "{}" },
+      });
       const request = fromMessage(message);
       sent.push(request.caller.auth && (request.caller.auth.actor.user as unknown as string));
       return callerOf(thread, request.caller);
@@ -136,6 +163,14 @@ describe("writes on the write thread", () => {
         const read = await server.call("GET", `/works.get?id=${encodeURIComponent(call.body.work.id)}`);
         expect(read.body.work).toEqual(call.body.work);
       }
+      // The body crosses as its text and is parsed and checked there, once: its failures are the same.
+      const headers = { "content-type": "application/json" };
+      const malformed = await server.call("POST", "/tags.create", { raw: '{"name": ', headers });
+      expect([malformed.status, malformed.body.type]).toEqual([400, "parse_error"]);
+      const invalid = await server.call("POST", "/tags.create", { raw: '{"name": 5}', headers });
+      expect([invalid.status, invalid.body.type]).toEqual([400, "unexpected_json_type"]);
+      const empty = await server.call("POST", "/tags.create", { raw: "", headers });
+      expect([empty.status, empty.body.type]).toEqual([400, "missing_required_field"]);
     } finally {
       await server.close();
     }
@@ -152,12 +187,9 @@ describe("writes on the write thread", () => {
       if (!operation) throw new Error("works.create is not in the contract");
       const facts = { requestId: "closing", baseUrl: "http://localhost" };
       const input = (i: number) => ({
-        type: "task",
-        title: `Closing ${i}`,
-        applies_to_part: part.id,
-        owned_by: [server.admin.id],
+        value: { type: "task", title: `Closing ${i}`, applies_to_part: part.id, owned_by: [server.admin.id] },
       });
-      const writes = writesOnThread(dir);
+      const writes = startWriteThread(dir);
       const runs = Array.from({ length: 10 }, (_, i) => writes.run(operation, auth, facts, input(i)));
       await writes.close();
       // works.create answers its work as JSON text (src/core/json-text.ts).

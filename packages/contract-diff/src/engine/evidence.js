@@ -9,10 +9,7 @@ import { VALIDATOR_OPTIONS } from "@workapi/spec";
 import { operationsOf, templateOf } from "./operations/matching.js";
 import { child, isObject, resolve } from "./schema-view.js";
 
-/**
- * @typedef {{ operationId: string, in: "request" | "response", status?: string, media: string,
- *   example: string, refusedBy: "base" | "head", error: string }} Evidence
- */
+/** @typedef {import("../index.js").Evidence} Evidence (declared once in ../index.d.ts) */
 
 const ID = "https://contract-review.invalid/document.json";
 const MOST = 5;

@@ -7,16 +7,11 @@ import { attachEvidence } from "./evidence.js";
 import { walkOperations } from "./walk-operations.js";
 
 /**
- * @typedef {import("../rules/rule.js").Level} Level
- * @typedef {{ file: string, line: number, pointer?: string }} SourceLine
- * @typedef {{ operationId: string, method: string, path: string, where: string }} Reach
- * @typedef {{ rule: string, level: Level, message: string, where: string, location: string,
- *   side: "base" | "head", pointer: string, source?: SourceLine, removedAt?: SourceLine, operations: Reach[],
- *   note?: string, evidence?: import("./evidence.js").Evidence[] }} Finding
- * @typedef {{ document: Record<string, any>, label: string,
- *   origin: (pointer: string) => SourceLine | undefined }} LoadedSpec
- * @typedef {{ base: string, head: string, findings: Finding[], counts: Record<Level, number>,
- *   schemas: { added: string[], removed: string[] } }} Report
+ * The package's types, declared once in ../index.d.ts:
+ * @typedef {import("../index.js").Level} Level
+ * @typedef {import("../index.js").Finding} Finding
+ * @typedef {import("../index.js").LoadedSpec} LoadedSpec
+ * @typedef {import("../index.js").Report} Report
  */
 
 export const LEVELS = Object.freeze(["error", "warning", "info"]);
@@ -44,8 +39,8 @@ export function diffSpecs(base, head, options = {}) {
   const events = walkOperations(base.document, head.document);
   const findings = settle(group(events, base, head, policy));
   if (options.evidence !== false) attachEvidence(findings, base.document, head.document);
-  const counts = Object.fromEntries(
-    LEVELS.map((level) => [level, findings.filter((f) => f.level === level).length]),
+  const counts = /** @type {Record<Level, number>} */ (
+    Object.fromEntries(LEVELS.map((level) => [level, findings.filter((f) => f.level === level).length]))
   );
   const names = (doc) => Object.keys(doc.components?.schemas ?? {});
   const baseNames = names(base.document);

@@ -42,9 +42,11 @@ export function comparePatterns(before, after) {
   const id = `${before}\u0000${after}`;
   if (cache.has(id)) return cache.get(id);
   const next = compile(after);
+  /** @type {"narrowed" | "generalized" | "unknown"} */
   let verdict = "unknown";
   if (compile(before) && next) {
     try {
+      // @ts-expect-error randexp's types declare an ES default export; the module is CommonJS, whose default is the class
       const generator = new RandExp(before);
       generator.max = 8;
       // A fixed seed keeps the verdict the same from one run to the next.

@@ -91,6 +91,7 @@ export function view(doc, schema, pointer, chain = new Set()) {
     pointer: resolved.pointer,
     properties: new Map(),
     required: new Set(),
+    noAdditional: false,
     closed: false,
   };
   delete out.own.allOf;

@@ -16,9 +16,9 @@ export const markerKey = (body) =>
   /<!-- workapi-contract-diff:comment (.+?) -->/.exec(String(body ?? ""))?.[1];
 
 /**
- * @typedef {{ LEFT: [number, number][], RIGHT: [number, number][] }} FileHunks line ranges, both ends included
- * @typedef {Map<string, FileHunks>} Hunks the diff of the pull request, by file
- * @typedef {{ path: string, line: number, side: "LEFT" | "RIGHT", body: string }} ReviewComment
+ * The package's types, declared once in ../index.d.ts:
+ * @typedef {import("../index.js").Hunks} Hunks the diff of the pull request, by file
+ * @typedef {import("../index.js").ReviewComment} ReviewComment
  */
 
 /** `text` cut to `limit` characters (GitHub's, or less to leave room), ending with a note that says so. */
@@ -36,6 +36,7 @@ export function fit(text, limit = GITHUB_LIMIT, what = "this comment") {
 export function placeInDiff(finding, hunks) {
   const at = finding.removedAt ?? finding.source;
   if (!at || !hunks) return undefined;
+  /** @type {"LEFT" | "RIGHT"} */
   const side = finding.removedAt || finding.side === "base" ? "LEFT" : "RIGHT";
   const ranges = hunks.get(at.file)?.[side] ?? [];
   return ranges.some(([from, to]) => at.line >= from && at.line <= to)

@@ -7,6 +7,10 @@ import { evidenceLines, failing, gateLines, reachText, summarize } from "./commo
 const data = (value) => String(value).replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
 const property = (value) => data(value).replaceAll(":", "%3A").replaceAll(",", "%2C");
 
+/**
+ * @param {import("../index.js").Report} report
+ * @param {{ gate?: import("../index.js").GateResult }} [context]
+ */
 export function github(report, { gate } = {}) {
   const lines = report.findings.map((finding) => {
     const kind = failing(finding, gate) ? "error" : finding.level === "info" ? "notice" : "warning";

@@ -1,4 +1,8 @@
 // The report for machines: the report as the engine returns it, with the gate's verdict when there is one.
+/**
+ * @param {import("../index.js").Report} report
+ * @param {{ gate?: import("../index.js").GateResult }} [context]
+ */
 export function json(report, { gate } = {}) {
   const out = {
     base: report.base,

@@ -13,6 +13,10 @@ const xml = (value) =>
     .replaceAll(">", "&gt;")
     .replaceAll('"', "&quot;");
 
+/**
+ * @param {import("../index.js").Report} report
+ * @param {{ gate?: import("../index.js").GateResult }} [context]
+ */
 export function junit(report, { gate } = {}) {
   const cases = report.findings.map((finding) => {
     const name = `${finding.rule} ${placeOf(finding)} ${finding.where}`.trim();

@@ -1,6 +1,10 @@
 // The report for a terminal: one block per finding, errors first.
 import { evidenceLines, gateLines, ordered, placeOf, reachText, summarize } from "./common.js";
 
+/**
+ * @param {import("../index.js").Report} report
+ * @param {{ gate?: import("../index.js").GateResult }} [context]
+ */
 export function text(report, { gate } = {}) {
   const out = [`Contract changes ${report.base} -> ${report.head}: ${summarize(report.counts)}`];
   if (gate) out.push(...gateLines(gate).map((line) => line.replaceAll("`", "")));

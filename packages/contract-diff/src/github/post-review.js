@@ -9,12 +9,10 @@ const SUPERSEDED = "<!-- workapi-contract-diff:review superseded -->";
 const PAGE = 100;
 
 /**
- * @typedef {{ apiUrl: string, token: string, repository: string, pullNumber: number,
- *   fetch?: typeof globalThis.fetch }} Target
- * @typedef {{ commit_id?: string, body: string, event: "COMMENT",
- *   comments: import("../format/github-review.js").ReviewComment[] }} Review
- * @typedef {{ reviewId?: number, reviewUpdated?: number, created: number, updated: number, deleted: number,
- *   unchanged: number }} Outcome
+ * The package's types, declared once in ../index.d.ts:
+ * @typedef {import("../index.js").ReviewTarget} Target
+ * @typedef {import("../index.js").Review} Review
+ * @typedef {import("../index.js").PostOutcome} Outcome
  */
 
 /** A small REST client over `fetch` for one repository. @param {Target} target */

@@ -1,8 +1,11 @@
-// Reads files at a git revision: the whole tree below the entry's folder in one `git cat-file --batch`
-// (one process instead of one per file), anything else with `git show`.
+// Every question the differ asks git, and the only module that runs it: the repository's root, the commit a
+// revision names, the files of a revision (the whole tree below the entry's folder in one `git cat-file
+// --batch`, one process instead of one per file), for the gate, the files a change adds, for github-review,
+// the diff's text (./hunks.js reads its hunks), and for the changeset command, the branch checked out.
 import { execFileSync } from "node:child_process";
 import { posix } from "node:path";
 
+/** git's output (a Buffer) for `args` in `root`; throws when git fails. */
 const git = (root, args, input) =>
   execFileSync("git", args, {
     cwd: root,
@@ -11,21 +14,53 @@ const git = (root, args, input) =>
     maxBuffer: 1 << 30,
   });
 
-/**
- * A reader of `revision` in the repository at `root`, or undefined when `revision` names no commit there.
- * @returns {(import("./index.js").Reader & { label: string }) | undefined}
- */
-export function gitReader(root, revision) {
-  let sha;
+const text = (root, args) => git(root, args).toString("utf8").trim();
+
+/** The top folder of the work tree holding `cwd`, or `cwd` itself outside one. */
+export function repositoryRoot(cwd) {
   try {
-    sha = git(root, ["rev-parse", "--verify", "--quiet", `${revision}^{commit}`])
-      .toString()
-      .trim();
+    return text(cwd, ["rev-parse", "--show-toplevel"]);
+  } catch {
+    return cwd;
+  }
+}
+
+/** The branch checked out in the repository at `root`; undefined outside one or on a detached HEAD. */
+export function currentBranch(root) {
+  try {
+    const branch = text(root, ["rev-parse", "--abbrev-ref", "HEAD"]);
+    return branch && branch !== "HEAD" ? branch : undefined;
   } catch {
     return undefined;
   }
-  if (!sha) return undefined;
-  const short = sha.slice(0, 7);
+}
+
+/**
+ * The unified diff (`git diff`, three lines of context) of `paths` from the revision `base` to `head`, or to
+ * the working tree when `head` is undefined.
+ * @param {string} root @param {string} base @param {string | undefined} head @param {string[]} paths
+ */
+export function diffText(root, base, head, paths) {
+  const args = ["diff", "--no-color", "--no-ext-diff", "--unified=3", base, ...(head ? [head] : []), "--"];
+  return git(root, [...args, ...paths]).toString("utf8");
+}
+
+/** The commit `revision` names in the repository at `root`, or undefined when it names none. */
+export function commitOf(root, revision) {
+  try {
+    return text(root, ["rev-parse", "--verify", "--quiet", `${revision}^{commit}`]) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A reader of the files of commit `sha` (which `revision` names).
+ * @param {string} root @param {string} revision @param {string} sha
+ * @returns {import("./index.js").Reader}
+ */
+export function revisionReader(root, revision, sha) {
+  /** @type {Map<string, string>} */
   const cache = new Map();
   const prefetched = new Set();
 
@@ -35,8 +70,7 @@ export function gitReader(root, revision) {
     prefetched.add(folder);
     let names;
     try {
-      names = git(root, ["ls-tree", "-r", "--name-only", sha, "--", folder === "." ? "" : folder])
-        .toString()
+      names = text(root, ["ls-tree", "-r", "--name-only", sha, "--", folder === "." ? "" : folder])
         .split("\n")
         .filter(Boolean);
     } catch {
@@ -60,10 +94,10 @@ export function gitReader(root, revision) {
   }
 
   return {
-    label: /^[0-9a-f]{40,64}$/.test(revision) ? short : `${revision} (${short})`,
     read(location) {
       if (!cache.has(location)) prefetch(posix.dirname(location));
-      if (cache.has(location)) return cache.get(location);
+      const known = cache.get(location);
+      if (known !== undefined) return known;
       try {
         return git(root, ["show", `${sha}:${location}`]).toString("utf8");
       } catch (err) {
@@ -76,4 +110,39 @@ export function gitReader(root, revision) {
     resolve: (from, ref) => posix.normalize(posix.join(posix.dirname(from), decodeURI(ref))),
     display: (location) => location,
   };
+}
+
+/**
+ * The files below `folder` that the change under review adds: those added since the merge base of `baseRef`
+ * and HEAD (none when `baseRef` shares no history with HEAD: `committed` is then false), plus those added in
+ * the index or not tracked yet.
+ * @param {string} root @param {string | undefined} baseRef @param {string} folder
+ * @returns {{ files: string[], committed: boolean }}
+ */
+export function filesAdded(root, baseRef, folder) {
+  const files = [];
+  let committed = false;
+  if (baseRef) {
+    let mergeBase;
+    try {
+      mergeBase = text(root, ["merge-base", baseRef, "HEAD"]);
+    } catch {
+      mergeBase = undefined;
+    }
+    if (mergeBase) {
+      committed = true;
+      const names = text(root, ["diff", "--name-only", "--diff-filter=A", mergeBase, "HEAD", "--", folder]);
+      files.push(...names.split("\n").filter(Boolean));
+    }
+  }
+  try {
+    const status = git(root, ["status", "--porcelain", "--untracked-files=all", "--", folder]).toString();
+    for (const line of status.split("\n")) {
+      const code = line.slice(0, 2);
+      if (code === "??" || code.startsWith("A")) files.push(line.slice(3).trim());
+    }
+  } catch {
+    // not a git work tree: nothing uncommitted to add
+  }
+  return { files, committed };
 }

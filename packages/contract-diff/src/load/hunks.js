@@ -1,29 +1,19 @@
 // The lines a change touches, as `git diff` shows them: for every file, the ranges of its hunks on the base
 // side (LEFT) and the head side (RIGHT), context lines included. A pull request review may comment only on
-// those lines (format/github-review.js).
-import { execFileSync } from "node:child_process";
+// those lines (format/github-review.js). git runs in ./git.js.
+import { diffText } from "./git.js";
 
 /**
  * @param {string} root the repository @param {string} base a revision
  * @param {string | undefined} head a revision, or undefined for the working tree
  * @param {string[]} paths the folders to diff (the split spec's)
- * @returns {import("../format/github-review.js").Hunks}
+ * @returns {import("../index.js").Hunks}
  */
 export function diffHunks(root, base, head, paths) {
-  const args = [
-    "diff",
-    "--no-color",
-    "--no-ext-diff",
-    "--unified=3",
-    base,
-    ...(head ? [head] : []),
-    "--",
-    ...paths,
-  ];
-  return parseHunks(execFileSync("git", args, { cwd: root, encoding: "utf8", maxBuffer: 1 << 30 }));
+  return parseHunks(diffText(root, base, head, paths));
 }
 
-/** Hunks from the text of a unified diff (`git diff`). @returns {import("../format/github-review.js").Hunks} */
+/** Hunks from the text of a unified diff (`git diff`). @returns {import("../index.js").Hunks} */
 export function parseHunks(text) {
   const hunks = new Map();
   const of = (file) => {

@@ -1,13 +1,14 @@
 // Reads a contract from wherever a review finds it: a JSON or YAML file, a split spec (an entry file whose
-// `$ref`s name other files), the same at a git revision, or an http(s) URL. The result is one document in
-// which every `$ref` is local: each file reached lives once under `x-contract-files`, so a shared schema has
-// one pointer whichever operation reaches it, and `origin(pointer)` gives the file and line it came from.
+// `$ref`s name other files), the same at a git revision, or an http(s) URL. This module alone decides which of
+// these an argument names (sourceOf: the CLI and the gate ask it, once per argument) and reads it; git itself
+// runs in ./git.js. The result is one document in which every `$ref` is local: each file reached lives once
+// under `x-contract-files`, so a shared schema has one pointer whichever operation reaches it, and
+// `origin(pointer)` gives the file and line it came from.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, normalize, posix, relative, resolve } from "node:path";
-import { load as parseYaml } from "js-yaml";
 import { LineCounter, parseDocument } from "yaml";
 import { escapeSegment } from "../engine/schema-view.js";
-import { gitReader } from "./git.js";
+import { commitOf, revisionReader } from "./git.js";
 import { lineIndex } from "./lines.js";
 
 /** A source that cannot be read or is no OpenAPI 3.0/3.1 document (exit code 2). */
@@ -16,7 +17,8 @@ export class InputError extends Error {}
 export const FILES = "x-contract-files";
 
 /**
- * @typedef {import("../engine/index.js").LoadedSpec & { files: string[], version: string }} Loaded
+ * @typedef {import("../index.js").LoadedSpec & { files: string[], version: string }} Loaded
+ * @typedef {import("../index.js").Source} Source
  * @typedef {{ read: (location: string) => Promise<string> | string, resolve: (from: string, ref: string) => string,
  *   display: (location: string) => string }} Reader
  */
@@ -24,24 +26,50 @@ export const FILES = "x-contract-files";
 const isUrl = (value) => /^https?:\/\//i.test(value);
 
 /**
- * @param {string} source a file path, an http(s) URL, or a git revision
+ * What `argument` names, decided once: an http(s) URL, a file (relative to `cwd`), or a git revision of the
+ * repository at `root` (with the commit it names).
+ * @param {string} argument @param {{ cwd?: string, root?: string }} [where]
+ * @returns {Source}
+ */
+export function sourceOf(argument, where = {}) {
+  const cwd = where.cwd ?? process.cwd();
+  const root = where.root ?? cwd;
+  if (typeof argument !== "string" || argument === "") throw new InputError("no source given");
+  if (isUrl(argument)) return { kind: "url", name: argument };
+  const path = resolve(cwd, argument);
+  if (existsSync(path) && statSync(path).isFile()) return { kind: "file", name: argument, path };
+  const sha = commitOf(root, argument);
+  if (sha) return { kind: "revision", name: argument, sha };
+  throw new InputError(`${argument} is no file, no http(s) URL and no git revision of ${root}`);
+}
+
+/** The first of `candidates` that names a commit of the repository at `root`, as a source; undefined if none. */
+export function firstRevision(root, candidates) {
+  for (const name of candidates) {
+    const sha = commitOf(root, name);
+    if (sha) return /** @type {Source} */ ({ kind: "revision", name, sha });
+  }
+  return undefined;
+}
+
+/**
+ * @param {string | Source} source a file path, an http(s) URL or a git revision, or what sourceOf made of one
  * @param {{ cwd?: string, root?: string, spec?: string, label?: string }} [options]
  *   `root`: the repository (paths in findings are relative to it); `spec`: the entry file inside the
  *   repository that a revision is read at (default spec/openapi.yaml)
  * @returns {Promise<Loaded>}
  */
 export async function loadSpec(source, options = {}) {
-  const cwd = options.cwd ?? process.cwd();
-  const root = options.root ?? cwd;
+  const root = options.root ?? options.cwd ?? process.cwd();
   const spec = options.spec ?? "spec/openapi.yaml";
-  if (typeof source !== "string" || source === "") throw new InputError("no source given");
-  if (isUrl(source)) return load(source, urlReader(), options.label ?? source);
-  const path = resolve(cwd, source);
-  if (existsSync(path) && statSync(path).isFile())
-    return load(path, fileReader(root), options.label ?? displayPath(root, path));
-  const git = gitReader(root, source);
-  if (git) return load(posix.normalize(spec.split("\\").join("/")), git, options.label ?? git.label);
-  throw new InputError(`${source} is no file, no http(s) URL and no git revision of ${root}`);
+  const given = typeof source === "string" ? sourceOf(source, options) : source;
+  if (given.kind === "url") return load(given.name, urlReader(), options.label ?? given.name);
+  if (given.kind === "file")
+    return load(given.path, fileReader(root), options.label ?? displayPath(root, given.path));
+  const short = given.sha.slice(0, 7);
+  const label = /^[0-9a-f]{40,64}$/.test(given.name) ? short : `${given.name} (${short})`;
+  const entry = posix.normalize(spec.split("\\").join("/"));
+  return load(entry, revisionReader(root, given.name, given.sha), options.label ?? label);
 }
 
 function displayPath(root, path) {
@@ -83,10 +111,14 @@ function urlReader() {
 }
 
 /**
- * Parses one file's text: JSON with JSON.parse, anything else as YAML with js-yaml (several times faster than
- * the `yaml` package on a split spec's hundreds of files). Line numbers are worked out later, with `yaml`'s
- * source positions, for the files a finding points into (`linesOf`).
- * @returns {{ value: any, text: string, lines?: Map<string, number> }}
+ * @typedef {{ value: any, text: string, document?: import("yaml").Document, counter?: LineCounter,
+ *   lines?: Map<string, number> }} Parsed
+ */
+
+/**
+ * Parses one file's text: JSON with JSON.parse, anything else with the `yaml` parser, whose document keeps the
+ * source positions that a finding's line is read from (`linesOf`), so no file is parsed twice.
+ * @returns {Parsed}
  */
 function parse(text, where) {
   const trimmed = text.trimStart();
@@ -97,26 +129,26 @@ function parse(text, where) {
       // not JSON after all (a YAML flow mapping, say): read as YAML below
     }
   }
-  try {
-    return { value: parseYaml(text, { filename: where }), text };
-  } catch (err) {
-    const line = err.mark ? `:${err.mark.line + 1}` : "";
-    throw new InputError(
-      `${where}${line} is neither JSON nor YAML: ${String(err.reason ?? err.message).split("\n")[0]}`,
-    );
+  const { document, counter } = yamlDocument(text);
+  const error = document.errors[0];
+  if (error) {
+    const line = error.linePos ? `:${error.linePos[0].line}` : "";
+    throw new InputError(`${where}${line} is neither JSON nor YAML: ${error.message.split("\n")[0]}`);
   }
+  return { value: document.toJS({ maxAliasCount: -1 }), text, document, counter };
 }
 
-/** The line index of a parsed file, built on first use. */
+function yamlDocument(text) {
+  const counter = new LineCounter();
+  return { document: parseDocument(text, { lineCounter: counter, prettyErrors: false }), counter };
+}
+
+/** The line index of a parsed file, built on first use (a JSON file's text is read for positions then). */
 function linesOf(file) {
   if (!file.lines) {
-    const counter = new LineCounter();
-    const document = parseDocument(file.text, {
-      lineCounter: counter,
-      uniqueKeys: false,
-      prettyErrors: false,
-    });
+    const { document, counter } = file.document ? file : yamlDocument(file.text);
     file.lines = lineIndex(document.contents, counter);
+    file.document = undefined;
   }
   return file.lines;
 }
@@ -142,7 +174,7 @@ function checkVersion(value, where) {
  * @returns {Promise<Loaded>}
  */
 async function load(entry, reader, label) {
-  /** @type {Map<string, { key: string, value: any, text: string, lines?: Map<string, number> }>} */
+  /** @type {Map<string, Parsed & { key: string, display: string }>} */
   const files = new Map();
   const entryText = await reader.read(entry);
   const first = parse(entryText, reader.display(entry));

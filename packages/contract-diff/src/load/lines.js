@@ -11,17 +11,20 @@ import { escapeSegment } from "../engine/schema-view.js";
 export function lineIndex(root, counter) {
   const lines = new Map();
   const lineAt = (offset) => counter.linePos(offset).line;
+  /** @param {any} node a node of the document @param {string} pointer @param {number} line */
   const visit = (node, pointer, line) => {
     lines.set(pointer, line);
     if (isMap(node)) {
-      for (const pair of node.items) {
-        if (!isPair(pair)) continue;
+      for (const item of node.items) {
+        if (!isPair(item)) continue;
+        /** @type {import("yaml").Pair<any, any>} */
+        const pair = item;
         const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
         const at = pair.key?.range ? lineAt(pair.key.range[0]) : line;
         visit(pair.value, `${pointer}/${escapeSegment(key)}`, at);
       }
     } else if (isSeq(node)) {
-      node.items.forEach((item, index) => {
+      node.items.forEach((/** @type {any} */ item, index) => {
         const at = item?.range ? lineAt(item.range[0]) : line;
         visit(item, `${pointer}/${index}`, at);
       });

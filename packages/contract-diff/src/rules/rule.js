@@ -1,19 +1,17 @@
 // The shape of a rule module. Each file in this folder exports one rule as its default export.
 
+// Its types are declared once, in ../index.d.ts (the package's types), and named here for the rule modules:
+// `on` names the event kind the rule reads (the modules in src/engine/schema/ and src/engine/operations/ emit
+// them); `when` decides whether the event is this rule's; `message` says it in one line; `given` is a
+// before/after pair in shorthand (a request or response body schema, a query parameter, the operation
+// `POST /things`, or whole-document overlays: test/support/given.ts builds the two documents).
+
 /**
- * @typedef {"error" | "warning" | "info"} Level
- * @typedef {import("./support.js").Policy} Policy
- * @typedef {{ kind: string, change?: string, direction?: "request" | "response", where: string,
- *   pointer: string, side: "base" | "head", flags?: Record<string, boolean>, [field: string]: any }} ChangeEvent
- * @typedef {{ request?: [any, any], response?: [any, any], parameter?: [any, any], operation?: [any, any],
- *   document?: [any, any], policy?: Partial<Policy> }} Given
- *   a before/after pair in shorthand: a request or response body schema, a query parameter, the operation
- *   `POST /things`, or whole-document overlays (test/support/given.ts builds the two documents)
- * @typedef {{ id: string, level: Level, doc: string, on: string,
- *   when: (event: ChangeEvent, policy: Policy) => boolean,
- *   message: (event: ChangeEvent, policy: Policy) => string, given: Given }} Rule
- *   `on` names the event kind the rule reads (the modules in src/engine/schema/ and src/engine/operations/
- *   emit them); `when` decides whether the event is this rule's; `message` says it in one line.
+ * @typedef {import("../index.js").Level} Level
+ * @typedef {import("../index.js").Policy} Policy
+ * @typedef {import("../index.js").ChangeEvent} ChangeEvent
+ * @typedef {import("../index.js").Given} Given
+ * @typedef {import("../index.js").Rule} Rule
  */
 
 export {};

@@ -1,7 +1,11 @@
 // What several rules ask of a change event: its direction, and where a deprecation stands against the
 // sunset policy (the `x-sunset` date and the minimum deprecation period, `--deprecation-days`).
 
-/** @typedef {{ now: Date, deprecationDays: number }} Policy */
+/**
+ * @typedef {import("../index.js").Policy} Policy
+ * @typedef {{ deprecated?: boolean, sunset?: unknown, [field: string]: any }} Dated
+ *   a change event, or the side of one, that may be deprecated with a sunset
+ */
 
 export const request = (e) => e.direction === "request";
 export const response = (e) => e.direction === "response";
@@ -24,7 +28,7 @@ export function sunsetDate(value) {
  * Where a removal stands: `not-deprecated`; `invalid` sunset; `before-sunset` (the date is still to come);
  * `no-sunset` (deprecated without a date: allowed only when the policy asks for no minimum period);
  * `after-sunset` (deprecated and the date has passed).
- * @param {{ deprecated?: boolean, sunset?: unknown }} e @param {Policy} policy
+ * @param {Dated} e @param {Policy} policy
  */
 export function removal(e, policy) {
   if (!e.deprecated) return "not-deprecated";
@@ -37,7 +41,7 @@ export function removal(e, policy) {
 /**
  * Where a new deprecation stands: `ok`; `missing` (no sunset while the policy asks for a period);
  * `invalid`; `too-soon` (the sunset is closer than the minimum period).
- * @param {{ sunset?: unknown }} e @param {Policy} policy
+ * @param {Dated} e @param {Policy} policy
  */
 export function deprecation(e, policy) {
   const date = sunsetDate(e.sunset);

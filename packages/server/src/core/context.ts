@@ -1,6 +1,6 @@
 // What a handler sees of the request that reached it: the store (a transaction's store for writes), the
-// caller, the operation, and the checks of scopes that depend on a record's type. Built by ./routes.ts, and
-// for writes on a SQLite file by the write thread (./writes.ts).
+// caller, the operation, and the checks of scopes that depend on a record's type. Built by the executor
+// (./executor.ts) alone, on whichever thread runs the operation.
 import type { Actor, DevUser, Org, Store, TokenRecord } from "../store/types.js";
 import { type Authenticated, requireScopes } from "./auth.js";
 import type { Operation } from "./contract.js";
@@ -20,9 +20,6 @@ export interface Context {
   /** Throws `forbidden` (naming `objectIds` where the operation carries them) unless allowsType(type). */
   requireType(type: string, objectIds?: string[]): void;
 }
-
-/** A handler of an operation, as the route (or the write thread) calls it. */
-export type OperationHandler = (ctx: Context, input: unknown) => Promise<unknown>;
 
 /** What a context takes from the request: its id, and where the client reached this server. */
 export interface RequestFacts {

@@ -4,9 +4,9 @@
 import { jsonPointer, loadSpec, type OpenApiDocument, resolveRef, VALIDATOR_OPTIONS } from "@workapi/spec";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { isStorableText } from "../store/storable-text.js";
 import { type ApiError, apiError } from "./errors.js";
 import { JsonText } from "./json-text.js";
-import { isStorableText } from "./storable-text.js";
 
 const SPEC_ID = "https://workapi.invalid/openapi.json";
 
@@ -287,7 +287,7 @@ export const MAX_INPUT_DEPTH = 64;
 
 /**
  * Throws invalid_field naming the first string (or key) of `input` that holds a NUL character or a lone UTF-16
- * surrogate (see ./storable-text.ts), and bad_request for an input nested deeper than MAX_INPUT_DEPTH.
+ * surrogate (see ../store/storable-text.ts), and bad_request for an input nested deeper than MAX_INPUT_DEPTH.
  */
 export function requireStorableStrings(input: unknown, inQuery: boolean, path = "", depth = 0): void {
   const fail = (field: string) => {

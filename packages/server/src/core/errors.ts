@@ -1,6 +1,9 @@
 // The one place that knows the interface's error model: every failure leaves the server as one of these
-// bodies, `{type, message, detail}` plus the fields of its type, with the status the facts sheet gives.
+// bodies, `{type, message, detail}` plus the fields of its type, with the status the facts sheet gives. The
+// store's failures (StoreError) are turned into them here, once (typedError), for the route's error handler
+// and the write thread alike.
 import type { ApiErrorBody, ErrorType } from "@workapi/types";
+import { StoreError } from "../store/types.js";
 
 /**
  * The error catalogue: every type of the interface's error model, once, with its status and title. Code raises
@@ -77,6 +80,21 @@ export class ApiError extends Error {
 
   body(): ApiErrorBody {
     return { type: this.type, message: this.message, detail: this.detail, ...this.extras } as ApiErrorBody;
+  }
+}
+
+/** A failure of the interface's model: an ApiError as it is, a StoreError as its type; undefined for others. */
+export function typedError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (!(error instanceof StoreError)) return undefined;
+  switch (error.code) {
+    case "not_found":
+      return apiError("not_found", error.message);
+    case "conflict":
+    case "version_mismatch":
+      return apiError("conflict", error.message);
+    case "bad_cursor":
+      return apiError("invalid_field", error.message, { field_name: error.field ?? "cursor" });
   }
 }
 

@@ -1,6 +1,7 @@
 // The record families the server numbers: for each, the kind of record it is stored as, the type word in its
 // ids and the prefix of its display ids. The contract states them once (`x-record-families` on the schemas of
-// the records, spec/README.md); the docs' code samples and the examples use the same prefixes.
+// the records, spec/README.md); the docs' code samples and the examples use the same prefixes. Dev users and
+// access tokens, which the store keeps in tables of its own, are the store's (../store/record-ids.ts, generated).
 import { type RecordFamily, recordFamilies } from "@workapi/spec";
 import { theContract } from "./contract.js";
 
@@ -66,13 +67,3 @@ function recordFamily(name: Family): FamilyFacts {
 export const FAMILIES: Readonly<Record<Family, FamilyFacts>> = Object.freeze(
   Object.fromEntries(FAMILY_NAMES.map((name) => [name, recordFamily(name)])) as Record<Family, FamilyFacts>,
 );
-
-/** The id word and display prefix of a family the server keeps in a table of its own. */
-function ownTableFamily(name: string): Pick<FamilyFacts, "idType" | "prefix"> {
-  const { idType, prefix } = statedFamily(name);
-  return Object.freeze({ idType, prefix });
-}
-
-/** Dev users and access tokens have tables of their own; their ids and display ids are made from these. */
-export const DEV_USER_IDS = ownTableFamily("dev_user");
-export const TOKEN_IDS = ownTableFamily("auth_token");

@@ -1,5 +1,6 @@
-// A request's body. JSON is the only body most operations take (an empty body is `{}`, malformed
-// JSON a parse_error); multipart/form-data is accepted for the operations whose contract body is a form
+// A request's body. JSON is the only body most operations take: its text is decoded here (strictly, as UTF-8)
+// and parsed by the executor where the operation runs (../core/input.ts: an empty body is `{}`, malformed JSON
+// a parse_error); multipart/form-data is accepted for the operations whose contract body is a form
 // (file uploads), whose route reads the parts with readForm. Anything else is invalid_content_type. A JSON
 // body may come gzip-, deflate- or br-encoded; another Content-Encoding is a 415.
 import type { Transform } from "node:stream";
@@ -38,18 +39,8 @@ export const bodyParsing = shared<{ bodyLimit: number }>(async (fastify, { bodyL
         undefined,
       );
     }
-    if (text.trim() === "") return done(null, {});
-    try {
-      done(null, JSON.parse(text));
-    } catch (error) {
-      done(
-        apiError(
-          "parse_error",
-          `${(error as Error).message}. Send a JSON object with Content-Type: application/json.`,
-        ),
-        undefined,
-      );
-    }
+    // The text as sent: the executor parses it where the operation runs (../core/input.ts).
+    done(null, text);
   });
   // The multipart plugin's parser only marks the request; the route reads the parts (readForm).
   await fastify.register(multipart, {
@@ -62,7 +53,7 @@ export const bodyParsing = shared<{ bodyLimit: number }>(async (fastify, { bodyL
       size += chunk.length;
     });
     payload.on("end", () => {
-      if (size === 0) return done(null, {});
+      if (size === 0) return done(null, "");
       done(
         apiError(
           "invalid_content_type",
@@ -117,7 +108,7 @@ function decoded(request: FastifyRequest, payload: RequestPayload): RequestPaylo
     payload.unpipe(decoder);
   });
   payload.pipe(decoder);
-  return decoder as unknown as RequestPayload;
+  return counted;
 }
 
 /**

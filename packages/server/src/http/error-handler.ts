@@ -6,8 +6,8 @@ import { maxHeaderSize, STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyError } from "fastify";
 import type { Operation } from "../core/contract.js";
-import { ApiError, apiError } from "../core/errors.js";
-import { StoreError, type StoreError as StoreErrorType } from "../store/types.js";
+import { type ApiError, apiError, typedError } from "../core/errors.js";
+import type { StoreError } from "../store/types.js";
 import { tooLarge } from "./body.js";
 import { shared } from "./plugin.js";
 
@@ -19,7 +19,7 @@ export interface ErrorHandlerOptions {
 }
 
 export const errorHandling = shared<ErrorHandlerOptions>(async (fastify, options) => {
-  fastify.setErrorHandler((error: FastifyError | ApiError | StoreErrorType, request, reply) => {
+  fastify.setErrorHandler((error: FastifyError | ApiError | StoreError, request, reply) => {
     const operation = request.routeOptions.config.operation;
     const failure = declared(toApiError(error, options.bodyLimit), operation);
     if (failure.type === "internal_error") {
@@ -55,20 +55,8 @@ function declared(error: ApiError, operation: Operation | undefined): ApiError {
 
 /** Every failure, whatever threw it, as one of the interface's typed errors. */
 function toApiError(error: unknown, bodyLimit: number): ApiError {
-  if (error instanceof ApiError) return error;
-  if (error instanceof StoreError) {
-    switch (error.code) {
-      case "not_found":
-        return apiError("not_found", error.message);
-      case "conflict":
-      case "version_mismatch":
-        return apiError("conflict", error.message);
-      case "bad_cursor":
-        return apiError("invalid_field", error.message, {
-          field_name: error.field ?? "cursor",
-        });
-    }
-  }
+  const typed = typedError(error);
+  if (typed) return typed;
   const fastifyError = error as FastifyError;
   switch (fastifyError.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":

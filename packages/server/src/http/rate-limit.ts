@@ -10,7 +10,7 @@ import { type ApiError, apiError } from "../core/errors.js";
 import { type CircuitState, openCircuit, type RedisCircuit } from "./redis-circuit.js";
 
 type Counted = { current: number; ttl: number };
-type Done = (error: Error | null, result: Counted | null) => void;
+type Done = (error: Error | null, result?: Counted) => void;
 /** The store interface of @fastify/rate-limit (its `store` option). */
 interface CounterStore {
   incr(key: string, done: Done, timeWindow: number, max: number): void;
@@ -62,6 +62,20 @@ class FallbackStore implements CounterStore {
     // The Redis store is shared as it is: its own child() would put the route's method and URL in the key
     // (undefined for limits made with createRateLimit), and the keys already say which limit they count.
     return new FallbackStore(this.shared, this.local.child(routeOptions), this.circuit);
+  }
+}
+
+/**
+ * A CounterStore as the plugin's type of a store says it: that type lacks the window and limit the plugin
+ * calls its stores with, so they are optional here and handed on as they came.
+ */
+class PluginStore {
+  constructor(private readonly counter: CounterStore) {}
+  incr(key: string, done: Done, timeWindow?: number, max?: number): void {
+    this.counter.incr(key, done, timeWindow as number, max as number);
+  }
+  child(routeOptions: object): PluginStore {
+    return new PluginStore(this.counter.child(routeOptions));
   }
 }
 
@@ -149,13 +163,12 @@ async function sharedStore(
     new LocalStore(false, false),
     circuit,
   );
-  const store = class {
+  // The plugin constructs the store it is given: each of its stores counts in the one FallbackStore.
+  const store: FastifyRateLimitStoreCtor = class extends PluginStore {
     constructor() {
-      // biome-ignore lint/correctness/noConstructorReturn: the plugin constructs the store it is given
-      return root;
+      super(root);
     }
-    // The plugin's type of a store lacks the window and limit its stores are called with.
-  } as unknown as FastifyRateLimitStoreCtor;
+  };
   return { store, circuit };
 }
 

@@ -1,18 +1,18 @@
-// The route the contract gives each operation. Its input (the query of a GET, the JSON body or form of a
-// POST) is read and checked against the contract as it arrived; the executor (../core/executor.ts) runs the
-// operation and checks its answer; the route sends it. A known path asked with another method is a 405 that
+// The route the contract gives each operation. It reads what the request carries (the query string of a GET,
+// the JSON body's text or the form of a POST) and hands it to the executor (../core/executor.ts), which checks
+// it against the contract, runs the operation and checks its answer; the route sends it. A known path asked with another method is a 405 that
 // says which methods it answers.
 import { Readable } from "node:stream";
 import { HTTP_METHODS } from "@workapi/spec";
 import type { FastifyRequest } from "fastify";
 import type { Authenticated } from "../core/auth.js";
-import { type Contract, type Operation, requireStorableStrings } from "../core/contract.js";
+import type { Contract, Operation } from "../core/contract.js";
 import { apiError } from "../core/errors.js";
 import type { Executor } from "../core/executor.js";
+import type { Arrived } from "../core/input.js";
 import { JsonChunks, JsonText } from "../core/json-text.js";
 import { readForm } from "./body.js";
 import { shared } from "./plugin.js";
-import { readQuery, unflatten } from "./query.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -48,11 +48,15 @@ export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => 
             // Where this server is reached, as the client addressed it (for answers that hold absolute URLs).
             baseUrl: `${request.protocol}://${request.host}`,
           };
-          const read = () => readInput(request, operation, options.bodyLimit);
           const output =
             operation.method === "GET"
-              ? await executor.read(operation, auth, facts, queryOf(request), read, request.committed)
-              : await executor.run(operation, auth, facts, await read(), true);
+              ? await executor.read(operation, auth, facts, queryOf(request), request.committed)
+              : await executor.run(
+                  operation,
+                  auth,
+                  facts,
+                  await bodyOf(request, operation, options.bodyLimit),
+                );
           reply.code(operation.successStatus);
           if (output instanceof JsonText)
             return reply.type("application/json; charset=utf-8").send(output.body);
@@ -89,13 +93,8 @@ function queryOf(request: FastifyRequest): string {
   return at < 0 ? "" : request.url.slice(at + 1);
 }
 
-/** The operation's input, validated: a GET's query or a POST's JSON body (a form is checked by its handler). */
-async function readInput(request: FastifyRequest, operation: Operation, bodyLimit: number): Promise<unknown> {
-  if (operation.method === "GET") {
-    const input = readQuery(queryOf(request), operation.query);
-    operation.validateInput(input);
-    return unflatten(input as Record<string, unknown>);
-  }
+/** What a POST carries: its JSON body's text, or its form (a JSON body to a form's operation is refused). */
+async function bodyOf(request: FastifyRequest, operation: Operation, bodyLimit: number): Promise<Arrived> {
   if (request.isMultipart() !== operation.form) {
     throw apiError(
       "invalid_content_type",
@@ -104,14 +103,7 @@ async function readInput(request: FastifyRequest, operation: Operation, bodyLimi
         : `Bodies must be JSON; got '${request.headers["content-type"]}'. Send Content-Type: application/json.`,
     );
   }
-  // A form's fields are checked by its handler (the contract's JSON Schema describes JSON bodies).
-  if (operation.form) {
-    const form = await readForm(request, bodyLimit);
-    requireStorableStrings(form, false);
-    return form;
-  }
-  // No body at all is `{}`; a JSON `null` (or any body that is not an object) is refused by the schema.
-  const input = request.body === undefined ? {} : request.body;
-  operation.validateInput(input);
-  return input;
+  if (operation.form) return { form: await readForm(request, bodyLimit) };
+  // No body at all is the empty text (`{}`); the body parser (./body.ts) leaves a JSON body as its text.
+  return { json: typeof request.body === "string" ? request.body : "" };
 }

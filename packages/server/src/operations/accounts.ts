@@ -1,7 +1,7 @@
 import type { Account } from "@workapi/types";
 import { apiError } from "../core/errors.js";
+import type { Handlers } from "../core/handlers.js";
 import { dateFilter, refIn, valueIn } from "./support/filters.js";
-import type { Handlers } from "./support/handler.js";
 import { allOf, mustGet, storedPage } from "./support/records.js";
 import { FAMILIES, resolveUsers } from "./support/references.js";
 

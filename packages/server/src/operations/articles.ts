@@ -1,8 +1,8 @@
 import type { Article } from "@workapi/types";
 import { notFound } from "../core/errors.js";
+import type { Handlers } from "../core/handlers.js";
 import { attachArtifacts, checkArtifacts } from "./support/attachments.js";
 import { refAny, refIn, valueIn } from "./support/filters.js";
-import type { Handlers } from "./support/handler.js";
 import { allOf, listPage, mustGet } from "./support/records.js";
 import { FAMILIES, resolveParts, resolveRecord, resolveTags, resolveUsers } from "./support/references.js";
 

@@ -1,9 +1,9 @@
 import type { Artifact, ArtifactVersion } from "@workapi/types";
 import { fieldError, notFound, notPermitted } from "../core/errors.js";
 import type { FormFile } from "../core/form-file.js";
+import type { Context, Handlers } from "../core/handlers.js";
 import type { StoredRecord } from "../store/types.js";
 import { ARTIFACT_VERSION, parentOf, requireReadAccess } from "./support/attachments.js";
-import type { Context, Handlers } from "./support/handler.js";
 import { mustGet } from "./support/records.js";
 import { FAMILIES } from "./support/references.js";
 

@@ -1,8 +1,8 @@
 import type { AuthToken } from "@workapi/types";
 import { issueToken } from "../core/auth.js";
 import { apiError, notFound, notPermitted } from "../core/errors.js";
+import type { Handlers } from "../core/handlers.js";
 import type { TokenRecord } from "../store/types.js";
-import type { Handlers } from "./support/handler.js";
 
 /** The lifetime of a token issued by auth-tokens.create without `expires_in`: 30 days, in seconds. */
 export const DEFAULT_TOKEN_LIFETIME = 30 * 24 * 60 * 60;

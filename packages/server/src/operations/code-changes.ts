@@ -1,5 +1,5 @@
 import type { CodeChange } from "@workapi/types";
-import type { Handlers } from "./support/handler.js";
+import type { Handlers } from "../core/handlers.js";
 import { mustGet, storedPage } from "./support/records.js";
 import { FAMILIES } from "./support/references.js";
 

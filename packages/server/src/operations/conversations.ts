@@ -1,10 +1,10 @@
 import type { Conversation, TimelineEntry } from "@workapi/types";
 import { notPermitted } from "../core/errors.js";
+import type { Context, Handlers, Input } from "../core/handlers.js";
 import { referencesIn } from "./support/atom-summaries.js";
 import { type ArtifactRef, attachArtifacts, checkArtifacts } from "./support/attachments.js";
 import { checkCustomFields, recordChange } from "./support/change-events.js";
 import { refAny, refIn, valueIn } from "./support/filters.js";
-import type { Context, Handlers, Input } from "./support/handler.js";
 import { allOf, mustGet, storedPage } from "./support/records.js";
 import { FAMILIES, resolveRecord, resolveStage, resolveTags, resolveUsers } from "./support/references.js";
 

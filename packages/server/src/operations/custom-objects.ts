@@ -2,10 +2,10 @@
 // counted and listed with the prefix-notation filter language of ./config-object-filters.ts.
 import type { CustomObject, StageInfo } from "@workapi/types";
 import { apiError } from "../core/errors.js";
+import type { Context, Handlers, Input } from "../core/handlers.js";
 import type { Filter } from "../store/types.js";
 import { checkCustomFields } from "./support/change-events.js";
 import { compileExpressions, readExpressions } from "./support/custom-object-filters.js";
-import type { Context, Handlers, Input } from "./support/handler.js";
 import { allOf, storedPage } from "./support/records.js";
 import { FAMILIES, resolveStage } from "./support/references.js";
 import { checkEntry, diagramFor, startStage } from "./support/stage-rules.js";

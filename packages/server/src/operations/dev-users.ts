@@ -1,7 +1,7 @@
 import type { DevUser as ApiDevUser } from "@workapi/types";
+import type { Handlers } from "../core/handlers.js";
 import { pageInMemory } from "../store/cursors.js";
 import type { DevUser } from "../store/types.js";
-import type { Handlers } from "./support/handler.js";
 import { sortKeys } from "./support/records.js";
 
 /** A user of the organization as the DevUser schema shows it (the store's user carries no change history). */

@@ -1,4 +1,6 @@
 // Every operation's handler, keyed by the interface name; both methods of a read share one.
+
+import type { Handlers } from "../core/handlers.js";
 import { accounts } from "./accounts.js";
 import { articles } from "./articles.js";
 import { artifacts } from "./artifacts.js";
@@ -15,7 +17,6 @@ import { revOrgs } from "./rev-orgs.js";
 import { slas } from "./slas.js";
 import { stageDiagrams } from "./stage-diagrams.js";
 import { stages } from "./stages.js";
-import type { Handlers } from "./support/handler.js";
 import { surveys } from "./surveys.js";
 import { tags } from "./tags.js";
 import { timelineEntries } from "./timeline-entries.js";

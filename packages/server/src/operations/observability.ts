@@ -2,8 +2,8 @@
 // seed and the tests store them with storeSession(), and observability.sessions.data.get reads them.
 import type { ObservabilitySessionRecording } from "@workapi/types";
 import { apiError, notFound } from "../core/errors.js";
+import type { Handlers } from "../core/handlers.js";
 import type { Actor, Store, StoredRecord } from "../store/types.js";
-import type { Handlers } from "./support/handler.js";
 import { FAMILIES } from "./support/references.js";
 
 type Mobile = Extract<ObservabilitySessionRecording, { recording: "mobile_recording" }>;

@@ -2,7 +2,7 @@
 // each a range of days with named intervals and the regions it applies to.
 import type { OrgScheduleFragment } from "@workapi/types";
 import { notPermitted } from "../core/errors.js";
-import type { Handlers, Input } from "./support/handler.js";
+import type { Handlers, Input } from "../core/handlers.js";
 import { FAMILIES } from "./support/references.js";
 import { checkName } from "./support/schedule-rules.js";
 

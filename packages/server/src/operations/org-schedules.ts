@@ -2,8 +2,8 @@
 // named periods, made of the fragments (holidays, special periods) of ./org-schedule-fragments.ts.
 import type { OrgSchedule, OrgScheduleFragment } from "@workapi/types";
 import { notPermitted } from "../core/errors.js";
+import type { Context, Handlers } from "../core/handlers.js";
 import { dateFilter, refIn } from "./support/filters.js";
-import type { Context, Handlers } from "./support/handler.js";
 import { allOf, storedPage } from "./support/records.js";
 import { FAMILIES, resolveRecord } from "./support/references.js";
 import { checkName } from "./support/schedule-rules.js";

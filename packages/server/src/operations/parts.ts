@@ -3,11 +3,11 @@
 // and the name in `label`.
 import type { Part, PartType } from "@workapi/types";
 import { fieldError, notPermitted } from "../core/errors.js";
+import type { Context, Handlers, Input } from "../core/handlers.js";
 import type { StoredRecord } from "../store/types.js";
 import { checkArtifacts, syncArtifactParents } from "./support/attachments.js";
 import { recordChange } from "./support/change-events.js";
 import { refAny, refIn } from "./support/filters.js";
-import type { Context, Handlers, Input } from "./support/handler.js";
 import { readableTypes } from "./support/readable-types.js";
 import { allOf, mustGet, type Sortable, storedPage } from "./support/records.js";
 import {

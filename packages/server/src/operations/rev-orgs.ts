@@ -1,9 +1,9 @@
 import type { RevOrg } from "@workapi/types";
 import { fieldError, notFound } from "../core/errors.js";
+import type { Context, Handlers } from "../core/handlers.js";
 import { attachArtifacts, checkArtifacts } from "./support/attachments.js";
 import { checkCustomFields } from "./support/change-events.js";
 import { dateFilter, refIn, valueIn } from "./support/filters.js";
-import type { Context, Handlers } from "./support/handler.js";
 import { allOf, listPage, mustGet } from "./support/records.js";
 import { FAMILIES, resolveRecord, resolveTags, resolveUsers } from "./support/references.js";
 

@@ -1,8 +1,8 @@
 // SLAs: drafts that are changed with slas.update and moved along their life with slas.transition.
 import type { Sla, SlaPolicy } from "@workapi/types";
 import { notPermitted } from "../core/errors.js";
+import type { Context, Handlers, Input } from "../core/handlers.js";
 import type { Filter } from "../store/types.js";
-import type { Context, Handlers, Input } from "./support/handler.js";
 import { allOf, mustGet, storedPage } from "./support/records.js";
 import { FAMILIES, resolveParts, resolveRecord, resolveUsers } from "./support/references.js";
 

@@ -2,8 +2,8 @@
 // stages of ./stages.ts with the moves records of their type may make between them.
 import type { CustomStage, StageDiagram } from "@workapi/types";
 import { notPermitted } from "../core/errors.js";
+import type { Context, Handlers, Input } from "../core/handlers.js";
 import type { StoredRecord } from "../store/types.js";
-import type { Context, Handlers, Input } from "./support/handler.js";
 import { mustGet, resultPage, type Sortable } from "./support/records.js";
 import { FAMILIES, invalidId, resolveRecord } from "./support/references.js";
 import type { DiagramNode } from "./support/stage-rules.js";

@@ -2,7 +2,7 @@
 // the organization's built-in states; the stage diagrams of ./stage-diagrams.ts connect them.
 import type { CustomStage } from "@workapi/types";
 import { notPermitted } from "../core/errors.js";
-import type { Handlers } from "./support/handler.js";
+import type { Handlers } from "../core/handlers.js";
 import { mustGet, resultPage, type Sortable } from "./support/records.js";
 import { ensureStates, FAMILIES, invalidId } from "./support/references.js";
 

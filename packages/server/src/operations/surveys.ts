@@ -1,8 +1,8 @@
 import type { Survey } from "@workapi/types";
+import type { Handlers } from "../core/handlers.js";
 import { checkCustomFields } from "./support/change-events.js";
 import { withFieldType } from "./support/field-types.js";
 import { refIn, valueIn } from "./support/filters.js";
-import type { Handlers } from "./support/handler.js";
 import { allOf, listPage } from "./support/records.js";
 import { FAMILIES } from "./support/references.js";
 

@@ -1,5 +1,5 @@
 import type { Tag } from "@workapi/types";
-import type { Handlers } from "./support/handler.js";
+import type { Handlers } from "../core/handlers.js";
 import { allOf, storedPage } from "./support/records.js";
 import { FAMILIES } from "./support/references.js";
 

@@ -5,10 +5,10 @@
 // the reference itself.
 import type { TimelineEntry } from "@workapi/types";
 import { notFound, notPermitted } from "../core/errors.js";
+import type { Context, Handlers } from "../core/handlers.js";
 import type { Filter, StoredRecord } from "../store/types.js";
 import { referencesIn } from "./support/atom-summaries.js";
 import { checkArtifacts, syncArtifactParents } from "./support/attachments.js";
-import type { Context, Handlers } from "./support/handler.js";
 import { allOf, storedPage } from "./support/records.js";
 import { FAMILIES, idTypeOf } from "./support/references.js";
 

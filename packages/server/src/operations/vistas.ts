@@ -3,10 +3,10 @@
 // with.
 import type { Vista } from "@workapi/types";
 import { notPermitted } from "../core/errors.js";
+import type { Context, Handlers, Input } from "../core/handlers.js";
 import type { Filter } from "../store/types.js";
 import { atomSummary } from "./support/atom-summaries.js";
 import { refIn } from "./support/filters.js";
-import type { Context, Handlers, Input } from "./support/handler.js";
 import { allOf, listPage } from "./support/records.js";
 import { FAMILIES, invalidId } from "./support/references.js";
 

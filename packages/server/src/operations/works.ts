@@ -3,12 +3,12 @@
 // the title in `label` and `external_ref` (unique per organization) in its column.
 import type { StageInfo, Work, WorkType } from "@workapi/types";
 import { apiError, notPermitted } from "../core/errors.js";
+import type { Context, Handlers, Input } from "../core/handlers.js";
 import { JsonChunks, JsonText } from "../core/json-text.js";
 import { documentText, type Filter, type StoredRecord } from "../store/types.js";
 import { checkArtifacts, syncArtifactParents } from "./support/attachments.js";
 import { canonical, checkCustomFields, fieldDeltas, recordChange } from "./support/change-events.js";
 import { dateFilter, refAny, refIn } from "./support/filters.js";
-import type { Context, Handlers, Input } from "./support/handler.js";
 import { readableTypes } from "./support/readable-types.js";
 import {
   allOf,

@@ -3,14 +3,13 @@
 // the way a client's request would make it.
 
 import { actorOf } from "../core/auth.js";
-import type { OperationHandler } from "../core/context.js";
 import type { Operation } from "../core/contract.js";
 import { ApiError } from "../core/errors.js";
 import { createExecutor } from "../core/executor.js";
+import type { Input, InterfaceName, Output } from "../core/handlers.js";
+import type { Arrived } from "../core/input.js";
 import { JsonText } from "../core/json-text.js";
-import { writesHere } from "../core/writes.js";
 import { handlers } from "../operations/index.js";
-import type { Input, InterfaceName, Output } from "../operations/support/handler.js";
 import type { DevUser, Org, Store, TokenRecord } from "../store/types.js";
 
 /** Calls operations on `store` as the organization's admin, with every scope. */
@@ -42,26 +41,26 @@ export function seedCaller(
     object_version: 1,
   };
   const caller = { actor: actorOf(org, user), org, user, token };
-  const all = handlers as unknown as Record<string, OperationHandler>;
-  const executor = createExecutor({
-    store,
-    handlers: all,
-    writes: writesHere(store, all),
-    validateResponses: false,
-    violations: [],
-  });
+  const executor = createExecutor({ store, handlers, validateResponses: false, violations: [] });
   const facts = { requestId: "seed", baseUrl: "http://localhost" };
-  return async <N extends InterfaceName>(name: N, input: Input<N>): Promise<Output<N>> => {
+  const run = async (name: InterfaceName, arrived: Arrived): Promise<unknown> => {
     const operation = operations.get(name);
     if (!operation) throw new Error(`seed: no operation ${name}`);
-    const output = await executor.run(operation, caller, facts, input).catch((error: unknown) => {
+    const output = await executor.run(operation, caller, facts, arrived).catch((error: unknown) => {
       // A record the contract refuses is a fault of the seed (or of the contract): say which and why.
       if (error instanceof ApiError)
         throw new Error(`seed: ${name} was refused: ${error.detail}`, { cause: error });
       throw error;
     });
-    return output instanceof JsonText ? (JSON.parse(output.text) as Output<N>) : (output as Output<N>);
+    return output instanceof JsonText ? JSON.parse(output.text) : output;
   };
+  /** Runs `name` on `input`, checked as a JSON body is. */
+  const call = async <N extends InterfaceName>(name: N, input: Input<N>) =>
+    (await run(name, { value: input })) as Output<N>;
+  /** Runs the form operation `name` on a multipart form's fields and files. */
+  const upload = async <N extends InterfaceName>(name: N, form: Record<string, unknown>) =>
+    (await run(name, { form })) as Output<N>;
+  return Object.assign(call, { upload });
 }
 
 export type Call = ReturnType<typeof seedCaller>;
@@ -79,8 +78,7 @@ export async function uploadedArtifact(
   const { id } = await call("artifacts.prepare", { file_name: name, file_type: type });
   for (const content of contents) {
     const form = { id, file: { filename: name, mimetype: type, data: Buffer.from(content) } };
-    // The upload handler reads a multipart form (fields and file parts), not the JSON the contract's type says.
-    await call("artifacts.upload", form as unknown as Input<"artifacts.upload">);
+    await call.upload("artifacts.upload", form);
   }
   return id;
 }

@@ -1,6 +1,14 @@
-// Demo data: a realistic organization in which every read operation returns something. Everything is created
-// through the same handlers the HTTP operations use, so the data obeys the same rules (hierarchy, stages,
-// timelines, uniqueness). Random choices come from a seeded generator: the same seed gives the same data.
+// Demo data: a realistic organization in which every read operation returns something. Every record an
+// operation of the interface can make is made through the executor (./calls.ts), with the handlers the HTTP
+// operations use, so the data obeys the same rules (hierarchy, stages, timelines, uniqueness). Three kinds of
+// record no operation makes are written to the store directly, each the way the server itself writes it:
+//   - the dev users besides the admin (./people-and-tags.ts, store.createDevUser: the interface has no
+//     operation that creates a user; `org create` makes the admin the same way);
+//   - the built-in states the custom stages stand on (./stages.ts, ensureStates: the handlers create them on
+//     first use the same way, and the seed needs their ids before any handler has run);
+//   - the recorded app sessions (makeSessions below, storeSession: observability.sessions.data.get only reads
+//     them; recordings arrive from the apps, outside the interface).
+// Random choices come from a seeded generator: the same seed gives the same data.
 // Each family (or group of families made together) has its builder in this folder; seed() runs them in order,
 // so the records, and the random draws, come in the same order every time.
 import { actorOf } from "../core/auth.js";

@@ -10,7 +10,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { endianness } from "node:os";
 import { Worker } from "node:worker_threads";
-import { workerScript } from "../worker-script.js";
+import { threadScript } from "./thread-script.js";
 
 /** The checkpoint thread checkpoints once this many frames wait to be copied: SQLite's own default. */
 export const CHECKPOINT_FRAMES = 1000;
@@ -51,14 +51,14 @@ export function startCheckpointThread(file: string, warn: (message: string) => v
   const signal = new Int32Array(new SharedArrayBuffer(12));
   const index = openSync(`${file}-shm`, "r");
   const header = Buffer.alloc(WAL_INDEX_BYTES);
-  const worker = new Worker(workerScript("checkpoint-worker"), { workerData: { file, signal } });
-  worker.on("message", (message: { failed: string }) =>
+  const thread = new Worker(threadScript("store/checkpoint-thread"), { workerData: { file, signal } });
+  thread.on("message", (message: { failed: string }) =>
     warn(`store: WAL checkpoint failed: ${message.failed}`),
   );
-  worker.on("error", (error) => warn(`store: the checkpoint thread stopped: ${error.message}`));
+  thread.on("error", (error) => warn(`store: the checkpoint thread stopped: ${error.message}`));
   // The thread must not keep the process alive: the store's close() stops it, an exit does not wait for it.
-  worker.unref();
-  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  thread.unref();
+  const exited = new Promise<void>((resolve) => thread.once("exit", () => resolve()));
   return {
     committed() {
       if (Atomics.load(signal, RUNNING) !== 0) return;
@@ -78,7 +78,7 @@ export function startCheckpointThread(file: string, warn: (message: string) => v
 }
 
 /**
- * The checkpoint thread's loop (../checkpoint-worker.ts): waits until a checkpoint is asked for, runs it,
+ * The checkpoint thread's loop (./checkpoint-thread.ts): waits until a checkpoint is asked for, runs it,
  * says it is done; returns when told to stop. (The thread blocks in Atomics.wait: it has nothing else to do.)
  */
 export function checkpointLoop(signal: Int32Array, checkpoint: () => void): void {

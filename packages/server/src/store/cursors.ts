@@ -1,7 +1,7 @@
 // Cursors: base64url JSON of {v: sort values, s: seq, h: list hash, i?: inclusive}. One codec for every list,
 // the store's keyset pages and the in-memory pages of lists kept outside the record store (dev users).
 import { createHash } from "node:crypto";
-import { isStorableText } from "../core/storable-text.js";
+import { isStorableText } from "./storable-text.js";
 import { type Filter, type SortKey, StoreError } from "./types.js";
 
 /** The sort keys of a list as the cursor needs them: each key's path, direction and value type. */

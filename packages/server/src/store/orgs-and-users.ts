@@ -1,6 +1,6 @@
 // Organizations and their dev users. The create functions run inside a transaction (they take a number from
 // a counter, then insert).
-import { DEV_USER_IDS } from "../core/record-families.js";
+import { DEV_USER_IDS } from "./record-ids.js";
 import { idColumn, now, toDevUser, toOrg } from "./rows.js";
 import { nextNumber, type SqlContext } from "./sql-context.js";
 import type { DevUsersTable } from "./tables.js";

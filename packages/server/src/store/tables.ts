@@ -1,14 +1,10 @@
-// The tables of the store as Kysely sees them (the migrations of ./migrations.ts create them).
+// The tables of the store as Kysely sees them (the migrations of ./migrations.ts create them). Their columns are
+// the fields of what the store answers (./types.ts), written there once; a row adds what only the table keeps.
 import type { ColumnType, Generated } from "kysely";
-import type { Org, TokenRecord } from "./types.js";
+import type { DevUser, Org, StoredRecord, TokenRecord } from "./types.js";
 
-export interface OrgsTable {
-  id: string;
-  number: number;
-  name: string;
-  status: Org["status"];
-  created_date: string;
-}
+/** An organization's row: its columns are the Org's. */
+export type OrgsTable = Org;
 
 interface CountersTable {
   org_id: string;
@@ -16,54 +12,22 @@ interface CountersTable {
   value: number;
 }
 
-export interface DevUsersTable {
-  id: string;
-  org_id: string;
+/** A dev user's row: the DevUser's fields (but its constant `type`) and its number in the organization. */
+export interface DevUsersTable extends Omit<DevUser, "type"> {
   number: number;
-  display_id: string;
-  email: string;
-  full_name: string;
-  display_name: string;
-  state: string;
-  created_date: string;
 }
 
-export interface TokensTable {
-  id: string;
-  org_id: string;
+/** A token's row: the TokenRecord's fields and its number in the organization, its scopes as JSON text. */
+export interface TokensTable extends Omit<TokenRecord, "scopes"> {
   number: number;
-  display_id: string;
-  subject: string;
-  hash: string;
-  token_hint: string;
-  requested_token_type: string;
   /** JSON array of strings. */
   scopes: string;
-  client_id: string | null;
-  status: TokenRecord["status"];
-  issued_at: string;
-  expires_at: string | null;
-  created_by: string;
-  created_date: string;
-  modified_by: string;
-  modified_date: string;
-  object_version: number;
 }
 
-interface RecordsTable {
+/** A record's row: the StoredRecord's indexed columns, its insertion order, and its document as JSON. */
+interface RecordsTable extends Omit<StoredRecord, "data"> {
   /** Insertion order; the unique tie-breaker of every sort. PostgreSQL returns its bigint as a string. */
   seq: Generated<number | string>;
-  kind: string;
-  id: string;
-  display_id: string;
-  org_id: string;
-  subtype: string | null;
-  parent_id: string | null;
-  label: string;
-  external_ref: string | null;
-  created_date: string;
-  modified_date: string;
-  object_version: number;
   /** JSON text written; read back as text (SQLite) or as a parsed object (PostgreSQL jsonb). */
   data: ColumnType<unknown, string, string>;
 }

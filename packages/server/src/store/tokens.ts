@@ -1,7 +1,7 @@
 // Tokens: issued, looked up by hash or id, listed per subject, revoked. (What a request authenticates with,
 // the token with its organization and subject, is ./credentials.ts's one query.) The create and revoke
 // functions run inside a transaction.
-import { TOKEN_IDS } from "../core/record-families.js";
+import { TOKEN_IDS } from "./record-ids.js";
 import { idColumn, now, rethrowConflict, toToken } from "./rows.js";
 import { nextNumber, type SqlContext } from "./sql-context.js";
 import type { TokensTable } from "./tables.js";

@@ -22,92 +22,96 @@ describe.each(databases)("accounts on %s", (database) => {
   });
 
   describe("accounts", () => {
-    it("creates an account with every field, owned by the caller unless told", async () => {
-      const res = await post("/accounts.create", {
-        display_name: "Globex Corporation",
-        description: "Makes globes.",
-        domains: ["globex.example"],
-        external_refs: ["crm-77", "erp-1"],
-        owned_by: [owner.display_id],
-        tier: "enterprise",
-        websites: ["https://www.globex.example"],
+    describe("accounts.create", () => {
+      it("creates an account with every field, owned by the caller unless told", async () => {
+        const res = await post("/accounts.create", {
+          display_name: "Globex Corporation",
+          description: "Makes globes.",
+          domains: ["globex.example"],
+          external_refs: ["crm-77", "erp-1"],
+          owned_by: [owner.display_id],
+          tier: "enterprise",
+          websites: ["https://www.globex.example"],
+        });
+        expect(res.status).toBe(201);
+        expect(res.body.account).toMatchObject({
+          display_name: "Globex Corporation",
+          description: "Makes globes.",
+          domains: ["globex.example"],
+          external_refs: ["crm-77", "erp-1"],
+          owned_by: [{ id: owner.id, display_id: owner.display_id }],
+          tier: "enterprise",
+          websites: ["https://www.globex.example"],
+          object_version: 1,
+        });
+        expect(res.body.account.display_id).toMatch(/^ACC-\d+$/);
+        const plain = await post("/accounts.create", { display_name: "Initech" });
+        expect(plain.body.account.owned_by).toEqual([expect.objectContaining({ id: server.admin.id })]);
       });
-      expect(res.status).toBe(201);
-      expect(res.body.account).toMatchObject({
-        display_name: "Globex Corporation",
-        description: "Makes globes.",
-        domains: ["globex.example"],
-        external_refs: ["crm-77", "erp-1"],
-        owned_by: [{ id: owner.id, display_id: owner.display_id }],
-        tier: "enterprise",
-        websites: ["https://www.globex.example"],
-        object_version: 1,
+
+      it("refuses an external reference another account has with 409", async () => {
+        await post("/accounts.create", { display_name: "Hooli", external_refs: ["crm-500"] });
+        const again = await post("/accounts.create", {
+          display_name: "Hooli 2",
+          external_refs: ["new", "crm-500"],
+        });
+        expect(again.status).toBe(409);
+        expect(again.body.type).toBe("conflict");
+        expect(again.body.detail).toContain("crm-500");
+        // Another organization's references do not count.
+        const other = await server.otherOrg();
+        const theirs = await server.call("POST", "/accounts.create", {
+          token: other.token,
+          body: { display_name: "Hooli", external_refs: ["crm-500"] },
+        });
+        expect(theirs.status).toBe(201);
       });
-      expect(res.body.account.display_id).toMatch(/^ACC-\d+$/);
-      const plain = await post("/accounts.create", { display_name: "Initech" });
-      expect(plain.body.account.owned_by).toEqual([expect.objectContaining({ id: server.admin.id })]);
+
+      it("refuses unknown owners, repeated references and an empty name", async () => {
+        const unknown = await post("/accounts.create", { display_name: "X", owned_by: ["DEVU-9999"] });
+        expect(unknown.status).toBe(400);
+        expect(unknown.body).toMatchObject({ type: "invalid_id", field_name: "owned_by.0" });
+        const repeated = await post("/accounts.create", { display_name: "X", external_refs: ["a", "a"] });
+        expect(repeated.status).toBe(400);
+        const empty = await post("/accounts.create", { display_name: "" });
+        expect(empty.status).toBe(400);
+        expect(empty.body.field_name).toBe("display_name");
+        const missing = await post("/accounts.create", {});
+        expect(missing.body).toMatchObject({ type: "missing_required_field", field_name: "display_name" });
+      });
     });
 
-    it("refuses an external reference another account has with 409", async () => {
-      await post("/accounts.create", { display_name: "Hooli", external_refs: ["crm-500"] });
-      const again = await post("/accounts.create", {
-        display_name: "Hooli 2",
-        external_refs: ["new", "crm-500"],
+    describe("accounts.get", () => {
+      it("gets an account by id or display id, and 404s an unknown one", async () => {
+        const made = (await post("/accounts.create", { display_name: "Umbrella" })).body.account;
+        const byGet = await server.call("GET", `/accounts.get?id=${made.display_id}`);
+        expect(byGet.status).toBe(200);
+        expect(byGet.body.account).toEqual(made);
+        const byPost = await post("/accounts.get", { id: made.id });
+        expect(byPost.body).toEqual(byGet.body);
+        const missing = await post("/accounts.get", { id: "ACC-99999" });
+        expect(missing.status).toBe(404);
+        expect(missing.body.type).toBe("not_found");
       });
-      expect(again.status).toBe(409);
-      expect(again.body.type).toBe("conflict");
-      expect(again.body.detail).toContain("crm-500");
-      // Another organization's references do not count.
-      const other = await server.otherOrg();
-      const theirs = await server.call("POST", "/accounts.create", {
-        token: other.token,
-        body: { display_name: "Hooli", external_refs: ["crm-500"] },
+
+      it("needs the account scopes", async () => {
+        for (const scope of ["account:write", "account:all"]) {
+          const res = await post(
+            "/accounts.create",
+            { display_name: `By ${scope}` },
+            await server.token([scope]),
+          );
+          expect(res.status, scope).toBe(201);
+        }
+        const readOnly = await server.token(["account:read"]);
+        expect((await post("/accounts.create", { display_name: "No" }, readOnly)).status).toBe(403);
+        expect((await server.call("GET", "/accounts.list", { token: readOnly })).status).toBe(200);
+        const made = (await post("/accounts.create", { display_name: "Scoped" })).body.account;
+        expect((await post("/accounts.get", { id: made.id }, readOnly)).status).toBe(200);
+        const none = await server.token(["rev_org:read"]);
+        expect((await post("/accounts.get", { id: made.id }, none)).status).toBe(403);
+        expect((await server.call("GET", "/accounts.list", { token: none })).status).toBe(403);
       });
-      expect(theirs.status).toBe(201);
-    });
-
-    it("refuses unknown owners, repeated references and an empty name", async () => {
-      const unknown = await post("/accounts.create", { display_name: "X", owned_by: ["DEVU-9999"] });
-      expect(unknown.status).toBe(400);
-      expect(unknown.body).toMatchObject({ type: "invalid_id", field_name: "owned_by.0" });
-      const repeated = await post("/accounts.create", { display_name: "X", external_refs: ["a", "a"] });
-      expect(repeated.status).toBe(400);
-      const empty = await post("/accounts.create", { display_name: "" });
-      expect(empty.status).toBe(400);
-      expect(empty.body.field_name).toBe("display_name");
-      const missing = await post("/accounts.create", {});
-      expect(missing.body).toMatchObject({ type: "missing_required_field", field_name: "display_name" });
-    });
-
-    it("gets an account by id or display id, and 404s an unknown one", async () => {
-      const made = (await post("/accounts.create", { display_name: "Umbrella" })).body.account;
-      const byGet = await server.call("GET", `/accounts.get?id=${made.display_id}`);
-      expect(byGet.status).toBe(200);
-      expect(byGet.body.account).toEqual(made);
-      const byPost = await post("/accounts.get", { id: made.id });
-      expect(byPost.body).toEqual(byGet.body);
-      const missing = await post("/accounts.get", { id: "ACC-99999" });
-      expect(missing.status).toBe(404);
-      expect(missing.body.type).toBe("not_found");
-    });
-
-    it("needs the account scopes", async () => {
-      for (const scope of ["account:write", "account:all"]) {
-        const res = await post(
-          "/accounts.create",
-          { display_name: `By ${scope}` },
-          await server.token([scope]),
-        );
-        expect(res.status, scope).toBe(201);
-      }
-      const readOnly = await server.token(["account:read"]);
-      expect((await post("/accounts.create", { display_name: "No" }, readOnly)).status).toBe(403);
-      expect((await server.call("GET", "/accounts.list", { token: readOnly })).status).toBe(200);
-      const made = (await post("/accounts.create", { display_name: "Scoped" })).body.account;
-      expect((await post("/accounts.get", { id: made.id }, readOnly)).status).toBe(200);
-      const none = await server.token(["rev_org:read"]);
-      expect((await post("/accounts.get", { id: made.id }, none)).status).toBe(403);
-      expect((await server.call("GET", "/accounts.list", { token: none })).status).toBe(403);
     });
   });
 

@@ -236,4 +236,16 @@ describe.each(databases)("articles on %s", (database) => {
   it("kept every answer inside the contract", () => {
     expect(server.app.violations).toEqual([]);
   });
+
+  describe("articles.get", () => {
+    it("gets an article by id or display id with either method, and 404s an unknown one", async () => {
+      const made = (await create({ title: "Reading an invoice" })).body.article;
+      const got = await server.call("GET", `/articles.get?id=${made.display_id}`);
+      expect(got.status, JSON.stringify(got.body)).toBe(200);
+      expect(got.body.article).toMatchObject({ id: made.id, title: "Reading an invoice" });
+      expect((await post("/articles.get", { id: made.id })).body).toEqual(got.body);
+      const unknown = await post("/articles.get", { id: "ART-99999" });
+      expect([unknown.status, unknown.body.type]).toEqual([404, "not_found"]);
+    });
+  });
 });

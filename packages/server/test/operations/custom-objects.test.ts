@@ -233,162 +233,166 @@ describe.each(databases)("custom objects on %s", (database) => {
       expect(await countGet(filters)).toBe(expected);
     });
 
-    it("counts per leaf type", async () => {
-      expect(await countPost([["eq", P, "high"]], "coupon")).toBe(1);
-      expect(await countPost([], "nothing-of-this-type")).toBe(0);
+    describe("custom-objects.count", () => {
+      it("counts per leaf type", async () => {
+        expect(await countPost([["eq", P, "high"]], "coupon")).toBe(1);
+        expect(await countPost([], "nothing-of-this-type")).toBe(0);
+      });
     });
 
-    it("takes on GET one value holding the whole array of expressions", async () => {
-      const all = JSON.stringify([
-        ["eq", P, "high"],
-        ["gt", BUDGET, 1000],
-      ]);
-      const res = await server.call(
-        "GET",
-        `/custom-objects.count?leaf_type=campaign&filters=${encodeURIComponent(all)}`,
-      );
-      expect(res.body.count).toBe(1);
-      const list = await server.call(
-        "GET",
-        `/custom-objects.list?leaf_type=campaign&filter=${encodeURIComponent(all)}`,
-      );
-      expect(list.body.result.map((o: { title: string }) => o.title)).toEqual(["Spring"]);
-    });
-
-    it("lists with one expression or an array of them (POST) and repeated keys (GET)", async () => {
-      expect(await titlesPost(["eq", P, "high"])).toEqual(["Autumn", "Spring"]);
-      expect(
-        await titlesPost([
+    describe("custom-objects.list", () => {
+      it("takes on GET one value holding the whole array of expressions", async () => {
+        const all = JSON.stringify([
           ["eq", P, "high"],
-          ["lt", BUDGET, 1000],
-        ]),
-      ).toEqual(["Autumn"]);
-      expect(await titlesPost(["or", ["exists", LAUNCH], ["eq", "$title", "Winter"]])).toEqual([
-        "Spring",
-        "Summer",
-        "Winter",
-      ]);
-      expect(await titlesGet([["ne", P, "high"]])).toEqual(["Summer", "Winter"]);
-      expect(
-        await titlesGet([
-          ["in", P, ["high", "low"]],
-          ["eq", ACTIVE, true],
-        ]),
-      ).toEqual(["Autumn", "Spring"]);
-      expect(await titlesGet([])).toEqual(["Autumn", "Spring", "Summer", "Winter"]);
-    });
+          ["gt", BUDGET, 1000],
+        ]);
+        const res = await server.call(
+          "GET",
+          `/custom-objects.count?leaf_type=campaign&filters=${encodeURIComponent(all)}`,
+        );
+        expect(res.body.count).toBe(1);
+        const list = await server.call(
+          "GET",
+          `/custom-objects.list?leaf_type=campaign&filter=${encodeURIComponent(all)}`,
+        );
+        expect(list.body.result.map((o: { title: string }) => o.title)).toEqual(["Spring"]);
+      });
 
-    it("pages and sorts lists within the leaf type", async () => {
-      const first = await server.call("POST", "/custom-objects.list", {
-        body: { leaf_type: "campaign", limit: 3, sort_by: ["title:desc"] },
+      it("lists with one expression or an array of them (POST) and repeated keys (GET)", async () => {
+        expect(await titlesPost(["eq", P, "high"])).toEqual(["Autumn", "Spring"]);
+        expect(
+          await titlesPost([
+            ["eq", P, "high"],
+            ["lt", BUDGET, 1000],
+          ]),
+        ).toEqual(["Autumn"]);
+        expect(await titlesPost(["or", ["exists", LAUNCH], ["eq", "$title", "Winter"]])).toEqual([
+          "Spring",
+          "Summer",
+          "Winter",
+        ]);
+        expect(await titlesGet([["ne", P, "high"]])).toEqual(["Summer", "Winter"]);
+        expect(
+          await titlesGet([
+            ["in", P, ["high", "low"]],
+            ["eq", ACTIVE, true],
+          ]),
+        ).toEqual(["Autumn", "Spring"]);
+        expect(await titlesGet([])).toEqual(["Autumn", "Spring", "Summer", "Winter"]);
       });
-      expect(first.body.result.map((o: { title: string }) => o.title)).toEqual([
-        "Winter",
-        "Summer",
-        "Spring",
-      ]);
-      expect(first.body.result.every((o: { leaf_type: string }) => o.leaf_type === "campaign")).toBe(true);
-      const next = await server.call("POST", "/custom-objects.list", {
-        body: { leaf_type: "campaign", limit: 3, sort_by: ["title:desc"], cursor: first.body.next_cursor },
+
+      it("pages and sorts lists within the leaf type", async () => {
+        const first = await server.call("POST", "/custom-objects.list", {
+          body: { leaf_type: "campaign", limit: 3, sort_by: ["title:desc"] },
+        });
+        expect(first.body.result.map((o: { title: string }) => o.title)).toEqual([
+          "Winter",
+          "Summer",
+          "Spring",
+        ]);
+        expect(first.body.result.every((o: { leaf_type: string }) => o.leaf_type === "campaign")).toBe(true);
+        const next = await server.call("POST", "/custom-objects.list", {
+          body: { leaf_type: "campaign", limit: 3, sort_by: ["title:desc"], cursor: first.body.next_cursor },
+        });
+        expect(next.body.result.map((o: { title: string }) => o.title)).toEqual(["Autumn"]);
+        const byKey = await server.call(
+          "GET",
+          "/custom-objects.list?leaf_type=campaign&sort_by=unique_key:desc",
+        );
+        expect(byKey.body.result.map((o: { title: string }) => o.title)).toEqual([
+          "Autumn",
+          "Summer",
+          "Spring",
+          "Winter",
+        ]);
       });
-      expect(next.body.result.map((o: { title: string }) => o.title)).toEqual(["Autumn"]);
-      const byKey = await server.call(
-        "GET",
-        "/custom-objects.list?leaf_type=campaign&sort_by=unique_key:desc",
+
+      it.each<[string, Expr, string]>([
+        ["an unknown operator", ["like", P, "h%"], "unknown operator"],
+        ["eq without a value", ["eq", "$title"], "'eq' expects a field and one value"],
+        ["eq with two values", ["eq", "$title", "a", "b"], "'eq' expects a field and one value"],
+        [
+          "not with two expressions",
+          ["not", ["exists", "$title"], ["exists", "$title"]],
+          "exactly one expression",
+        ],
+        ["and without expressions", ["and"], "at least one expression"],
+        ["exists without a field", ["exists"], "'exists' expects exactly one field"],
+        ["in without values", ["in", P], "'in' expects a field and its values"],
+        ["in with an empty list", ["in", P, []], "at least one value"],
+        ["a field without $", ["eq", "title", "Spring"], "starting with '$'"],
+        ["an unknown field", ["eq", "$colour", "red"], "unknown field"],
+        ["a malformed custom field", ["eq", "$custom_fields.", "x"], "unknown field"],
+        ["gt on a text field", ["gt", "$title", "M"], "compares numbers or dates"],
+        ["gt with a word", ["gt", BUDGET, "lots"], "compares numbers or dates"],
+        ["a null value", ["eq", P, null], "exists"],
+        ["an object value", ["eq", P, { value: "high" }], "string, number or boolean"],
+        ["a number for a text field", ["eq", "$title", 3], "expected a string"],
+        ["a word for a date field", ["gt", "$created_date", "yesterday"], "expected a date"],
+        ["a nested error", ["and", ["eq", P, "high"], ["or", ["eq", P]]], "at [2][1]"],
+        ["an operand that is not an expression", ["and", "x"], "expected an expression"],
+        ["a nested operator that is not a string", ["not", [3, P, "x"]], "unknown operator 3"],
+      ])(
+        "refuses %s naming filters.N, on count and list, through POST and GET",
+        async (_name, expr, message) => {
+          const checks = [
+            server.call("POST", "/custom-objects.count", {
+              body: { leaf_type: "campaign", filters: [["exists", P], expr] },
+            }),
+            server.call(
+              "GET",
+              `/custom-objects.count?leaf_type=campaign&filters=${encodeURIComponent(JSON.stringify(["exists", P]))}&filters=${encodeURIComponent(JSON.stringify(expr))}`,
+            ),
+            server.call("POST", "/custom-objects.list", {
+              body: { leaf_type: "campaign", filter: [["exists", P], expr] },
+            }),
+            server.call(
+              "GET",
+              `/custom-objects.list?leaf_type=campaign&filter=${encodeURIComponent(JSON.stringify(["exists", P]))}&filter=${encodeURIComponent(JSON.stringify(expr))}`,
+            ),
+          ];
+          const fields = ["filters.1", "filters.1", "filter.1", "filter.1"];
+          for (const [index, pending] of checks.entries()) {
+            const res = await pending;
+            expect(res.status, `${index}: ${JSON.stringify(res.body)}`).toBe(400);
+            expect(res.body).toMatchObject({ type: "invalid_field", field_name: fields[index] });
+            expect(res.body.detail).toContain(message);
+          }
+        },
       );
-      expect(byKey.body.result.map((o: { title: string }) => o.title)).toEqual([
-        "Autumn",
-        "Summer",
-        "Spring",
-        "Winter",
-      ]);
-    });
 
-    it.each<[string, Expr, string]>([
-      ["an unknown operator", ["like", P, "h%"], "unknown operator"],
-      ["eq without a value", ["eq", "$title"], "'eq' expects a field and one value"],
-      ["eq with two values", ["eq", "$title", "a", "b"], "'eq' expects a field and one value"],
-      [
-        "not with two expressions",
-        ["not", ["exists", "$title"], ["exists", "$title"]],
-        "exactly one expression",
-      ],
-      ["and without expressions", ["and"], "at least one expression"],
-      ["exists without a field", ["exists"], "'exists' expects exactly one field"],
-      ["in without values", ["in", P], "'in' expects a field and its values"],
-      ["in with an empty list", ["in", P, []], "at least one value"],
-      ["a field without $", ["eq", "title", "Spring"], "starting with '$'"],
-      ["an unknown field", ["eq", "$colour", "red"], "unknown field"],
-      ["a malformed custom field", ["eq", "$custom_fields.", "x"], "unknown field"],
-      ["gt on a text field", ["gt", "$title", "M"], "compares numbers or dates"],
-      ["gt with a word", ["gt", BUDGET, "lots"], "compares numbers or dates"],
-      ["a null value", ["eq", P, null], "exists"],
-      ["an object value", ["eq", P, { value: "high" }], "string, number or boolean"],
-      ["a number for a text field", ["eq", "$title", 3], "expected a string"],
-      ["a word for a date field", ["gt", "$created_date", "yesterday"], "expected a date"],
-      ["a nested error", ["and", ["eq", P, "high"], ["or", ["eq", P]]], "at [2][1]"],
-      ["an operand that is not an expression", ["and", "x"], "expected an expression"],
-      ["a nested operator that is not a string", ["not", [3, P, "x"]], "unknown operator 3"],
-    ])(
-      "refuses %s naming filters.N, on count and list, through POST and GET",
-      async (_name, expr, message) => {
-        const checks = [
-          server.call("POST", "/custom-objects.count", {
-            body: { leaf_type: "campaign", filters: [["exists", P], expr] },
-          }),
-          server.call(
-            "GET",
-            `/custom-objects.count?leaf_type=campaign&filters=${encodeURIComponent(JSON.stringify(["exists", P]))}&filters=${encodeURIComponent(JSON.stringify(expr))}`,
-          ),
-          server.call("POST", "/custom-objects.list", {
-            body: { leaf_type: "campaign", filter: [["exists", P], expr] },
-          }),
-          server.call(
-            "GET",
-            `/custom-objects.list?leaf_type=campaign&filter=${encodeURIComponent(JSON.stringify(["exists", P]))}&filter=${encodeURIComponent(JSON.stringify(expr))}`,
-          ),
-        ];
-        const fields = ["filters.1", "filters.1", "filter.1", "filter.1"];
-        for (const [index, pending] of checks.entries()) {
-          const res = await pending;
-          expect(res.status, `${index}: ${JSON.stringify(res.body)}`).toBe(400);
-          expect(res.body).toMatchObject({ type: "invalid_field", field_name: fields[index] });
-          expect(res.body.detail).toContain(message);
-        }
-      },
-    );
+      it("names `filter` for a single malformed expression in a list body", async () => {
+        const res = await server.call("POST", "/custom-objects.list", {
+          body: { leaf_type: "campaign", filter: ["eq", "$title"] },
+        });
+        expect(res.body).toMatchObject({ type: "invalid_field", field_name: "filter" });
+      });
 
-    it("names `filter` for a single malformed expression in a list body", async () => {
-      const res = await server.call("POST", "/custom-objects.list", {
-        body: { leaf_type: "campaign", filter: ["eq", "$title"] },
+      it("refuses GET filters that are broken JSON or malformed tokens, and POST filters that are not expressions", async () => {
+        const res = await server.call(
+          "GET",
+          `/custom-objects.count?leaf_type=campaign&filters=${encodeURIComponent('["eq",')}`,
+        );
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({ type: "invalid_field", field_name: "filters" });
+        expect(res.body.detail).toContain("not valid JSON");
+        const list = await server.call("GET", "/custom-objects.list?leaf_type=campaign&filter=high");
+        expect(list.body).toMatchObject({ type: "invalid_field", field_name: "filter" });
+        expect(list.body.detail).toContain("unknown operator");
+        const post = await server.call("POST", "/custom-objects.count", {
+          body: { leaf_type: "campaign", filters: ["eq"] },
+        });
+        expect(post.status).toBe(400);
+        expect(post.body).toMatchObject({ type: "invalid_field", field_name: "filters" });
+        expect(post.body.detail).toContain("'eq' expects a field and one value");
+        const notExpressions = await server.call("POST", "/custom-objects.count", {
+          body: { leaf_type: "campaign", filters: [5] },
+        });
+        expect(notExpressions.status).toBe(400);
+        expect(notExpressions.body.field_name).toBe("filters.0");
+        const noLeaf = await server.call("GET", "/custom-objects.count");
+        expect(noLeaf.body).toMatchObject({ type: "missing_required_field", field_name: "leaf_type" });
       });
-      expect(res.body).toMatchObject({ type: "invalid_field", field_name: "filter" });
-    });
-
-    it("refuses GET filters that are broken JSON or malformed tokens, and POST filters that are not expressions", async () => {
-      const res = await server.call(
-        "GET",
-        `/custom-objects.count?leaf_type=campaign&filters=${encodeURIComponent('["eq",')}`,
-      );
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ type: "invalid_field", field_name: "filters" });
-      expect(res.body.detail).toContain("not valid JSON");
-      const list = await server.call("GET", "/custom-objects.list?leaf_type=campaign&filter=high");
-      expect(list.body).toMatchObject({ type: "invalid_field", field_name: "filter" });
-      expect(list.body.detail).toContain("unknown operator");
-      const post = await server.call("POST", "/custom-objects.count", {
-        body: { leaf_type: "campaign", filters: ["eq"] },
-      });
-      expect(post.status).toBe(400);
-      expect(post.body).toMatchObject({ type: "invalid_field", field_name: "filters" });
-      expect(post.body.detail).toContain("'eq' expects a field and one value");
-      const notExpressions = await server.call("POST", "/custom-objects.count", {
-        body: { leaf_type: "campaign", filters: [5] },
-      });
-      expect(notExpressions.status).toBe(400);
-      expect(notExpressions.body.field_name).toBe("filters.0");
-      const noLeaf = await server.call("GET", "/custom-objects.count");
-      expect(noLeaf.body).toMatchObject({ type: "missing_required_field", field_name: "leaf_type" });
     });
   });
 

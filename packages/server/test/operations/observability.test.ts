@@ -61,111 +61,117 @@ describe.each(databases)("observability sessions on %s", (database) => {
   const post = (body: Record<string, unknown>, token?: string) =>
     server.call("POST", "/observability.sessions.data.get", { body, ...(token ? { token } : {}) });
 
-  it("answers a mobile recording by session and recording id, replay data included by default", async () => {
-    const res = await post({ version_key: APP, session_id: "sess-1", recording_id: "rec-1" });
-    expect(res.status).toBe(200);
-    const { version_key: _key, ...expected } = mobile("sess-1", "rec-1");
-    expect(res.body).toEqual(expected);
-    const other = await get(`version_key=${APP}&session_id=sess-1&recording_id=rec-2`);
-    expect(other.body).toMatchObject({ recording: "mobile_recording", recording_id: "rec-2", total_ram: 1 });
-  });
-
-  it("answers a web recording by session and tab id", async () => {
-    const res = await get(`version_key=${SITE}&session_id=sess-9&tab_id=tab-2`);
-    expect(res.status).toBe(200);
-    const { version_key: _key, ...expected } = web("sess-9", "tab-2");
-    expect(res.body).toEqual(expected);
-    expect(res.body).not.toHaveProperty("id");
-    expect(res.body).not.toHaveProperty("object_version");
-  });
-
-  it("leaves the replay data out with include_replay_data=false", async () => {
-    const mobileRes = await get(
-      `version_key=${APP}&session_id=sess-1&recording_id=rec-1&include_replay_data=false`,
-    );
-    expect(mobileRes.status).toBe(200);
-    expect(mobileRes.body).not.toHaveProperty("video_playback_data");
-    expect(mobileRes.body.recording_events_timeline).toHaveLength(1);
-    const webRes = await post({
-      version_key: SITE,
-      session_id: "sess-9",
-      tab_id: "tab-1",
-      include_replay_data: false,
+  describe("observability.sessions.data.get", () => {
+    it("answers a mobile recording by session and recording id, replay data included by default", async () => {
+      const res = await post({ version_key: APP, session_id: "sess-1", recording_id: "rec-1" });
+      expect(res.status).toBe(200);
+      const { version_key: _key, ...expected } = mobile("sess-1", "rec-1");
+      expect(res.body).toEqual(expected);
+      const other = await get(`version_key=${APP}&session_id=sess-1&recording_id=rec-2`);
+      expect(other.body).toMatchObject({
+        recording: "mobile_recording",
+        recording_id: "rec-2",
+        total_ram: 1,
+      });
     });
-    expect(webRes.body).not.toHaveProperty("replay_data");
-    expect(webRes.body).toMatchObject({ recording: "web_recording", tab_id: "tab-1" });
-    const explicit = await post({
-      version_key: SITE,
-      session_id: "sess-9",
-      tab_id: "tab-1",
-      include_replay_data: true,
+
+    it("answers a web recording by session and tab id", async () => {
+      const res = await get(`version_key=${SITE}&session_id=sess-9&tab_id=tab-2`);
+      expect(res.status).toBe(200);
+      const { version_key: _key, ...expected } = web("sess-9", "tab-2");
+      expect(res.body).toEqual(expected);
+      expect(res.body).not.toHaveProperty("id");
+      expect(res.body).not.toHaveProperty("object_version");
     });
-    expect(explicit.body.replay_data).toHaveLength(1);
-  });
 
-  it("needs recording_id for a mobile session and tab_id for a web one", async () => {
-    const noRecording = await post({ version_key: APP, session_id: "sess-1" });
-    expect(noRecording.status).toBe(400);
-    expect(noRecording.body).toMatchObject({ type: "missing_required_field", field_name: "recording_id" });
-    const tabForMobile = await post({ version_key: APP, session_id: "sess-1", tab_id: "tab-1" });
-    expect(tabForMobile.body).toMatchObject({ type: "missing_required_field", field_name: "recording_id" });
-    const noTab = await get(`version_key=${SITE}&session_id=sess-9`);
-    expect(noTab.body).toMatchObject({ type: "missing_required_field", field_name: "tab_id" });
-    const noSession = await post({ version_key: APP });
-    expect(noSession.body).toMatchObject({ type: "missing_required_field", field_name: "session_id" });
-    const noKey = await post({ session_id: "sess-1" });
-    expect(noKey.body).toMatchObject({ type: "missing_required_field", field_name: "version_key" });
-  });
-
-  it("answers 404 for what does not exist, or belongs to another application or organization", async () => {
-    for (const body of [
-      { version_key: APP, session_id: "sess-1", recording_id: "rec-3" },
-      { version_key: SITE, session_id: "sess-1", recording_id: "rec-1" },
-      { version_key: APP, session_id: "sess-2", recording_id: "rec-1" },
-      { version_key: SITE, session_id: "sess-9", tab_id: "tab-3" },
-      { version_key: APP, session_id: "nothing" },
-    ]) {
-      const res = await post(body);
-      expect(res.status, JSON.stringify(body)).toBe(404);
-      expect(res.body.type).toBe("not_found");
-    }
-    const other = await server.otherOrg();
-    const foreign = await post(
-      { version_key: APP, session_id: "sess-1", recording_id: "rec-1" },
-      other.token,
-    );
-    expect(foreign.status).toBe(404);
-  });
-
-  it("stores a recording only once, and needs the identifiers to find it again", async () => {
-    await expect(storeSession(server.store, server.actor, mobile("sess-1", "rec-1"))).rejects.toBeInstanceOf(
-      StoreError,
-    );
-    await expect(storeSession(server.store, server.actor, web("sess-5", ""))).rejects.toThrow(/tab_id/);
-  });
-
-  it("needs observability:read, observability:write or observability:all", async () => {
-    for (const scope of ["observability:read", "observability:write", "observability:all"]) {
-      const res = await get(
-        `version_key=${APP}&session_id=sess-1&recording_id=rec-1`,
-        await server.token([scope]),
+    it("leaves the replay data out with include_replay_data=false", async () => {
+      const mobileRes = await get(
+        `version_key=${APP}&session_id=sess-1&recording_id=rec-1&include_replay_data=false`,
       );
-      expect(res.status, scope).toBe(200);
-    }
-    const refused = await post(
-      { version_key: APP, session_id: "sess-1", recording_id: "rec-1" },
-      await server.token(["vista:read"]),
-    );
-    expect(refused.status).toBe(403);
-    expect(refused.body.type).toBe("forbidden");
-    const other = await server.otherOrg();
-    await server.store.setOrgStatus(other.org.id, "deactivated");
-    const deactivated = await post(
-      { version_key: APP, session_id: "sess-1", recording_id: "rec-1" },
-      other.token,
-    );
-    expect(deactivated.status).toBe(401);
-    expect(deactivated.body.type).toBe("dev_org_deactivated");
+      expect(mobileRes.status).toBe(200);
+      expect(mobileRes.body).not.toHaveProperty("video_playback_data");
+      expect(mobileRes.body.recording_events_timeline).toHaveLength(1);
+      const webRes = await post({
+        version_key: SITE,
+        session_id: "sess-9",
+        tab_id: "tab-1",
+        include_replay_data: false,
+      });
+      expect(webRes.body).not.toHaveProperty("replay_data");
+      expect(webRes.body).toMatchObject({ recording: "web_recording", tab_id: "tab-1" });
+      const explicit = await post({
+        version_key: SITE,
+        session_id: "sess-9",
+        tab_id: "tab-1",
+        include_replay_data: true,
+      });
+      expect(explicit.body.replay_data).toHaveLength(1);
+    });
+
+    it("needs recording_id for a mobile session and tab_id for a web one", async () => {
+      const noRecording = await post({ version_key: APP, session_id: "sess-1" });
+      expect(noRecording.status).toBe(400);
+      expect(noRecording.body).toMatchObject({ type: "missing_required_field", field_name: "recording_id" });
+      const tabForMobile = await post({ version_key: APP, session_id: "sess-1", tab_id: "tab-1" });
+      expect(tabForMobile.body).toMatchObject({ type: "missing_required_field", field_name: "recording_id" });
+      const noTab = await get(`version_key=${SITE}&session_id=sess-9`);
+      expect(noTab.body).toMatchObject({ type: "missing_required_field", field_name: "tab_id" });
+      const noSession = await post({ version_key: APP });
+      expect(noSession.body).toMatchObject({ type: "missing_required_field", field_name: "session_id" });
+      const noKey = await post({ session_id: "sess-1" });
+      expect(noKey.body).toMatchObject({ type: "missing_required_field", field_name: "version_key" });
+    });
+
+    it("answers 404 for what does not exist, or belongs to another application or organization", async () => {
+      for (const body of [
+        { version_key: APP, session_id: "sess-1", recording_id: "rec-3" },
+        { version_key: SITE, session_id: "sess-1", recording_id: "rec-1" },
+        { version_key: APP, session_id: "sess-2", recording_id: "rec-1" },
+        { version_key: SITE, session_id: "sess-9", tab_id: "tab-3" },
+        { version_key: APP, session_id: "nothing" },
+      ]) {
+        const res = await post(body);
+        expect(res.status, JSON.stringify(body)).toBe(404);
+        expect(res.body.type).toBe("not_found");
+      }
+      const other = await server.otherOrg();
+      const foreign = await post(
+        { version_key: APP, session_id: "sess-1", recording_id: "rec-1" },
+        other.token,
+      );
+      expect(foreign.status).toBe(404);
+    });
+
+    it("stores a recording only once, and needs the identifiers to find it again", async () => {
+      await expect(
+        storeSession(server.store, server.actor, mobile("sess-1", "rec-1")),
+      ).rejects.toBeInstanceOf(StoreError);
+      await expect(storeSession(server.store, server.actor, web("sess-5", ""))).rejects.toThrow(/tab_id/);
+    });
+
+    it("needs observability:read, observability:write or observability:all", async () => {
+      for (const scope of ["observability:read", "observability:write", "observability:all"]) {
+        const res = await get(
+          `version_key=${APP}&session_id=sess-1&recording_id=rec-1`,
+          await server.token([scope]),
+        );
+        expect(res.status, scope).toBe(200);
+      }
+      const refused = await post(
+        { version_key: APP, session_id: "sess-1", recording_id: "rec-1" },
+        await server.token(["vista:read"]),
+      );
+      expect(refused.status).toBe(403);
+      expect(refused.body.type).toBe("forbidden");
+      const other = await server.otherOrg();
+      await server.store.setOrgStatus(other.org.id, "deactivated");
+      const deactivated = await post(
+        { version_key: APP, session_id: "sess-1", recording_id: "rec-1" },
+        other.token,
+      );
+      expect(deactivated.status).toBe(401);
+      expect(deactivated.body.type).toBe("dev_org_deactivated");
+    });
   });
 
   it("kept every answer inside the contract", () => {

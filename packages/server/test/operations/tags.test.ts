@@ -50,4 +50,32 @@ describe.each(databases)("tags on %s", (database) => {
       expect((await post("/tags.create", { name: "t3" }, await server.token(["tag:read"]))).status).toBe(403);
     });
   });
+
+  describe("tags.list", () => {
+    it("lists tags by name with either method, sorted and paged with a cursor", async () => {
+      for (const name of ["list-a", "list-b", "list-c"]) await post("/tags.create", { name });
+      const byName = await server.call("GET", "/tags.list?name=list-a,list-c&sort_by=name:desc");
+      expect(byName.status).toBe(200);
+      expect(byName.body.tags.map((tag: { name: string }) => tag.name)).toEqual(["list-c", "list-a"]);
+      const posted = await post("/tags.list", { name: ["list-a", "list-c"], sort_by: ["name:desc"] });
+      expect(posted.body).toEqual(byName.body);
+      const first = await server.call("GET", "/tags.list?name=list-a,list-b,list-c&limit=2&sort_by=name:asc");
+      expect(first.body.tags.map((tag: { name: string }) => tag.name)).toEqual(["list-a", "list-b"]);
+      const next = await server.call(
+        "GET",
+        `/tags.list?name=list-a,list-b,list-c&limit=2&sort_by=name:asc&cursor=${encodeURIComponent(first.body.next_cursor)}`,
+      );
+      expect(next.body.tags.map((tag: { name: string }) => tag.name)).toEqual(["list-c"]);
+      expect(next.body.next_cursor).toBeUndefined();
+    });
+
+    it("needs a tag scope, and refuses an unknown parameter", async () => {
+      expect(
+        (await server.call("GET", "/tags.list", { token: await server.token(["tag:read"]) })).status,
+      ).toBe(200);
+      const none = await server.call("GET", "/tags.list", { token: await server.token(["issue:read"]) });
+      expect(none.status).toBe(403);
+      expect((await server.call("GET", "/tags.list?colour=red")).status).toBe(400);
+    });
+  });
 });

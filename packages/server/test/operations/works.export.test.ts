@@ -128,8 +128,10 @@ describe.each(databases)("works.export and works.list on %s", (database) => {
     };
     const all = ["w1", "w2", "w3", "w4", "w5"];
 
-    it("exports everything without filters", async () => {
-      expect(await exported({})).toEqual(all);
+    describe("works.export", () => {
+      it("exports everything without filters", async () => {
+        expect(await exported({})).toEqual(all);
+      });
     });
 
     const cases: Array<[string, () => Record<string, unknown>, string[]]> = [
@@ -359,77 +361,79 @@ describe.each(databases)("works.export and works.list on %s", (database) => {
       return res.body as { works: Array<{ title: string }>; next_cursor?: string; prev_cursor?: string };
     };
 
-    it("pages forwards through every work, then back with prev_cursor", async () => {
-      const seen: string[] = [];
-      const cursors: string[] = [];
-      let cursor: string | undefined;
-      let first = true;
-      do {
-        const res = await page({ limit: 40, ...(cursor ? { cursor } : {}) });
-        if (first) expect(res.prev_cursor).toBeUndefined();
-        else expect(res.prev_cursor).toEqual(expect.any(String));
-        first = false;
-        seen.push(...res.works.map((work) => work.title));
-        cursor = res.next_cursor;
-        if (cursor) cursors.push(cursor);
-      } while (cursor);
-      expect(seen).toEqual(titles);
-      expect(cursors).toHaveLength(Math.ceil(COUNT / 40) - 1);
+    describe("works.list", () => {
+      it("pages forwards through every work, then back with prev_cursor", async () => {
+        const seen: string[] = [];
+        const cursors: string[] = [];
+        let cursor: string | undefined;
+        let first = true;
+        do {
+          const res = await page({ limit: 40, ...(cursor ? { cursor } : {}) });
+          if (first) expect(res.prev_cursor).toBeUndefined();
+          else expect(res.prev_cursor).toEqual(expect.any(String));
+          first = false;
+          seen.push(...res.works.map((work) => work.title));
+          cursor = res.next_cursor;
+          if (cursor) cursors.push(cursor);
+        } while (cursor);
+        expect(seen).toEqual(titles);
+        expect(cursors).toHaveLength(Math.ceil(COUNT / 40) - 1);
 
-      // From the third page, prev_cursor in `before` mode gives the second page.
-      const third = await page({ limit: 40, cursor: cursors[1] });
-      expect(third.works[0]?.title).toBe(titles[80]);
-      const back = await page({ limit: 40, mode: "before", cursor: third.prev_cursor });
-      expect(back.works.map((work) => work.title)).toEqual(titles.slice(40, 80));
-    });
-
-    it("pages backwards from the end in `before` mode", async () => {
-      const seen: string[] = [];
-      let cursor: string | undefined;
-      let pages = 0;
-      do {
-        const res = await page({ limit: 50, mode: "before", ...(cursor ? { cursor } : {}) });
-        seen.unshift(...res.works.map((work) => work.title));
-        cursor = res.prev_cursor;
-        pages += 1;
-      } while (cursor);
-      expect(seen).toEqual(titles);
-      expect(pages).toBe(Math.ceil(COUNT / 50));
-    });
-
-    it("pages a filtered, sorted list in both modes", async () => {
-      const tickets = titles.filter((_, i) => i % 3 === 1).reverse();
-      const forward: string[] = [];
-      let cursor: string | undefined;
-      do {
-        const res = await page({
-          type: ["ticket"],
-          sort_by: ["title:desc"],
-          limit: 25,
-          ...(cursor ? { cursor } : {}),
-        });
-        forward.push(...res.works.map((work) => work.title));
-        cursor = res.next_cursor;
-      } while (cursor);
-      expect(forward).toEqual(tickets);
-      const backward: string[] = [];
-      do {
-        const res = await page({
-          type: ["ticket"],
-          sort_by: ["title:desc"],
-          limit: 25,
-          mode: "before",
-          ...(cursor ? { cursor } : {}),
-        });
-        backward.unshift(...res.works.map((work) => work.title));
-        cursor = res.prev_cursor;
-      } while (cursor);
-      expect(backward).toEqual(tickets);
-      const stale = await server.call("POST", "/works.list", {
-        body: { type: ["issue"], cursor: (await page({ type: ["ticket"], limit: 5 })).next_cursor },
+        // From the third page, prev_cursor in `before` mode gives the second page.
+        const third = await page({ limit: 40, cursor: cursors[1] });
+        expect(third.works[0]?.title).toBe(titles[80]);
+        const back = await page({ limit: 40, mode: "before", cursor: third.prev_cursor });
+        expect(back.works.map((work) => work.title)).toEqual(titles.slice(40, 80));
       });
-      expect(stale.status).toBe(400);
-      expect(stale.body).toMatchObject({ type: "invalid_field", field_name: "cursor" });
+
+      it("pages backwards from the end in `before` mode", async () => {
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        let pages = 0;
+        do {
+          const res = await page({ limit: 50, mode: "before", ...(cursor ? { cursor } : {}) });
+          seen.unshift(...res.works.map((work) => work.title));
+          cursor = res.prev_cursor;
+          pages += 1;
+        } while (cursor);
+        expect(seen).toEqual(titles);
+        expect(pages).toBe(Math.ceil(COUNT / 50));
+      });
+
+      it("pages a filtered, sorted list in both modes", async () => {
+        const tickets = titles.filter((_, i) => i % 3 === 1).reverse();
+        const forward: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const res = await page({
+            type: ["ticket"],
+            sort_by: ["title:desc"],
+            limit: 25,
+            ...(cursor ? { cursor } : {}),
+          });
+          forward.push(...res.works.map((work) => work.title));
+          cursor = res.next_cursor;
+        } while (cursor);
+        expect(forward).toEqual(tickets);
+        const backward: string[] = [];
+        do {
+          const res = await page({
+            type: ["ticket"],
+            sort_by: ["title:desc"],
+            limit: 25,
+            mode: "before",
+            ...(cursor ? { cursor } : {}),
+          });
+          backward.unshift(...res.works.map((work) => work.title));
+          cursor = res.prev_cursor;
+        } while (cursor);
+        expect(backward).toEqual(tickets);
+        const stale = await server.call("POST", "/works.list", {
+          body: { type: ["issue"], cursor: (await page({ type: ["ticket"], limit: 5 })).next_cursor },
+        });
+        expect(stale.status).toBe(400);
+        expect(stale.body).toMatchObject({ type: "invalid_field", field_name: "cursor" });
+      });
     });
 
     it("exports 50 by default and up to `first`", async () => {

@@ -2,8 +2,9 @@
 // code are exactly the contract's families kept as records, and each family has the contract's facts.
 import { loadSpec, recordFamilies } from "@workapi/spec";
 import { describe, expect, it } from "vitest";
-import { DEV_USER_IDS, FAMILIES, FAMILY_NAMES, TOKEN_IDS } from "../../src/core/record-families.js";
+import { FAMILIES, FAMILY_NAMES } from "../../src/core/record-families.js";
 import { PART_TYPES, WORK_TYPES } from "../../src/operations/support/references.js";
+import { DEV_USER_IDS, TOKEN_IDS } from "../../src/store/record-ids.js";
 
 const stated = recordFamilies(loadSpec());
 const namesOfKind = (kind: string) =>

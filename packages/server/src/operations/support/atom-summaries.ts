@@ -2,8 +2,8 @@
 // and comments refer to them: `type` says what the record is, and the members that go with the type follow
 // (`title` and `owned_by` for works, `name` and `owned_by` for parts, `name` for tags and SLAs...).
 import type { components } from "@workapi/types";
+import type { Context } from "../../core/handlers.js";
 import type { StoredRecord } from "../../store/types.js";
-import type { Context } from "./handler.js";
 
 type AtomSummary = components["schemas"]["AtomSummary"];
 type Data = Record<string, unknown>;

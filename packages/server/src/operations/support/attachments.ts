@@ -3,8 +3,8 @@
 
 import { requireScopes } from "../../core/auth.js";
 import { type ApiError, apiError } from "../../core/errors.js";
+import type { Context } from "../../core/handlers.js";
 import type { StoredRecord } from "../../store/types.js";
-import type { Context } from "./handler.js";
 import { FAMILIES, idTypeOf, resolveRecord } from "./references.js";
 
 /** Versions of an artifact's file: one record per upload, under the artifact (parent_id). */

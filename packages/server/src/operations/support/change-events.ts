@@ -1,7 +1,7 @@
 // Side effects shared by writes: timeline entries recording changes, and the custom-schema rule.
 import { apiError } from "../../core/errors.js";
+import type { Context } from "../../core/handlers.js";
 import type { StoredRecord } from "../../store/types.js";
-import type { Context } from "./handler.js";
 import { FAMILIES } from "./references.js";
 
 type Value = { type: string; value?: unknown; display_value?: string };

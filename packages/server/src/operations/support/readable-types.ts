@@ -1,6 +1,6 @@
 // The scope rule of lists over typed families (works, parts).
 import { apiError } from "../../core/errors.js";
-import type { Context } from "./handler.js";
+import type { Context } from "../../core/handlers.js";
 
 /**
  * The types a list over a typed family (works, parts) may show. Types asked for explicitly must each be

@@ -1,8 +1,8 @@
 // Pieces every resource's handlers share: sort keys, pages, lookups.
 import { apiError, notFound } from "../../core/errors.js";
+import type { Context } from "../../core/handlers.js";
 import { JsonText } from "../../core/json-text.js";
 import type { Filter, ListQuery, RecordJson, SortKey, StoredRecord } from "../../store/types.js";
-import type { Context } from "./handler.js";
 
 /** The largest page the server answers, whatever `limit` asks for. */
 export const MAX_PAGE = 1000;

@@ -2,9 +2,9 @@
 // with the typed 400 `invalid_id` naming the field when an id does not exist in the caller's organization.
 import type { PartSummary, StageInfo, TagWithValue, UserSummary } from "@workapi/types";
 import { type ApiError, apiError } from "../../core/errors.js";
+import type { Context } from "../../core/handlers.js";
 import { FAMILIES } from "../../core/record-families.js";
 import type { Actor, StoredRecord } from "../../store/types.js";
-import type { Context } from "./handler.js";
 
 // The record families (kind, id word, display prefix) as the contract states them; the handlers take them
 // from here, beside the resolvers.

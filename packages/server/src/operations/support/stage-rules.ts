@@ -2,8 +2,8 @@
 // record may enter, and which moves are allowed from the stage it is in.
 import type { StageDiagram, StageInfo } from "@workapi/types";
 import { notPermitted } from "../../core/errors.js";
+import type { Context } from "../../core/handlers.js";
 import type { StoredRecord } from "../../store/types.js";
-import type { Context } from "./handler.js";
 import { FAMILIES, stageInfo } from "./references.js";
 
 export type DiagramNode = NonNullable<StageDiagram["stages"]>[number];

@@ -4,9 +4,9 @@
 // works.list and works.export apply to them (`issue.*` to issues only, `ticket.*` to tickets only).
 import type { Work } from "@workapi/types";
 import { fieldError, notPermitted } from "../../core/errors.js";
+import type { Context, Input } from "../../core/handlers.js";
 import type { Filter } from "../../store/types.js";
 import { dateFilter, refIn, valueIn } from "./filters.js";
-import type { Context, Input } from "./handler.js";
 import { allOf } from "./records.js";
 import { FAMILIES, resolveRecord } from "./references.js";
 

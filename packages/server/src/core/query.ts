@@ -1,7 +1,7 @@
 // Query strings as existing clients send them: arrays as comma lists (`state=open,closed`), repeated keys
 // (`state=open&state=closed`) or quoted comma lists (`state="open","closed"`), and nested filters flattened
 // with dots (`stage.name=triage`). The result is the same object a POST body would carry.
-import { apiError } from "../core/errors.js";
+import { apiError } from "./errors.js";
 
 interface QueryParameter {
   name: string;

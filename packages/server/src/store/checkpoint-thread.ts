@@ -1,11 +1,11 @@
-// The checkpoint thread (see ./store/checkpoints.ts): its own connection to the SQLite file, which copies
+// The checkpoint thread (see ./checkpoints.ts): its own connection to the SQLite file, which copies
 // committed WAL frames into the database file when a commit asks for it, so that the writing connection
 // need not.
 import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
-import { checkpointLoop } from "./store/checkpoints.js";
+import { checkpointLoop } from "./checkpoints.js";
 
-if (!parentPort) throw new Error("checkpoint-worker.js runs as a worker thread of the server");
+if (!parentPort) throw new Error("store/checkpoint-thread.js runs as a thread of the server");
 const port = parentPort;
 const { file, signal } = workerData as { file: string; signal: Int32Array };
 const db = new Database(file);
