@@ -7,7 +7,6 @@ import { AnswerCache } from "./core/answers.js";
 import type { OperationHandler } from "./core/context.js";
 import { type Contract, theContract } from "./core/contract.js";
 import { createExecutor } from "./core/executor.js";
-import { sandboxSettings } from "./core/sandbox-settings.js";
 import { writesHere, writesOnThread } from "./core/writes.js";
 import { OneLinePerRequest } from "./http/access-log.js";
 import { bodyParsing } from "./http/body.js";
@@ -17,15 +16,12 @@ import { deprecation } from "./http/deprecation.js";
 import { docs } from "./http/docs.js";
 import { clientErrorHandler, errorHandling } from "./http/error-handler.js";
 import { guard } from "./http/guard.js";
-import { journal } from "./http/journal.js";
 import { contractRoutes } from "./http/routes.js";
-import { SandboxOrgs } from "./http/sandbox-orgs.js";
-import { scenarios } from "./http/scenarios.js";
+import { sandboxing } from "./http/sandboxes.js";
 import { LoadShedder } from "./http/shedding.js";
 import { shutdown } from "./http/shutdown.js";
 import { handlers as allHandlers } from "./operations/index.js";
 import type { Context } from "./operations/support/handler.js";
-import { sweepEvery } from "./store/sandbox-expiry.js";
 import type { Store } from "./store/types.js";
 
 export interface AppOptions {
@@ -90,13 +86,7 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
     redisTimeoutMs,
     redisPrefix,
   });
-  // Sandboxes: scenarios (Prefer), the request journal, and expiry (./operations/sandboxes.ts).
-  const sandboxOrgs = new SandboxOrgs(store);
-  await fastify.register(scenarios, { contract, sandboxOrgs });
-  await fastify.register(journal, { store, sandboxOrgs });
-  const sweep = sweepEvery(store, sandboxSettings().sweepSeconds, (e) =>
-    fastify.log.error(e, "sandbox sweep"),
-  );
+  await fastify.register(sandboxing, { contract, store }); // Prefer scenarios, journal, expiry
   await fastify.register(docs);
   const all = { ...allHandlers, ...handlers } as unknown as Record<string, OperationHandler>;
   const writes = writeThread && !handlers ? writesOnThread(writeThread.dataDir) : writesHere(store, all);
@@ -127,7 +117,6 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
     violations,
     close: async () => {
       shedder.stop();
-      sweep.stop();
       await fastify.close(); // in-flight requests finish first
       await writes.close();
     },

@@ -5227,7 +5227,7 @@ export interface components {
         /**
          * @description A sandbox: an organization of its own on this server, with an admin user and a token, for one test suite (or one test file) to use alone. Nothing of one sandbox is visible from another. Deleted by the server at `expires_at`.
          * @example {
-         *       "id": "don:identity:workapi:devo/7",
+         *       "id": "don:identity:workapi:devo/2",
          *       "name": "tags suite",
          *       "seeded": false,
          *       "created_date": "2026-11-02T09:15:00.000Z",
@@ -10764,7 +10764,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "sandbox": {
-                     *         "id": "don:identity:workapi:devo/7",
+                     *         "id": "don:identity:workapi:devo/4",
                      *         "name": "tags suite",
                      *         "seeded": true,
                      *         "token": "wkp_3q2-7bTn0cXyJ4mW9sLh1aVfE8rQ6uZkD5gP0oIiNjM",
@@ -10799,7 +10799,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "don:identity:workapi:devo/7"
+                 *       "id": "don:identity:workapi:devo/3"
                  *     }
                  */
                 "application/json": components["schemas"]["SandboxesDeleteRequest"];
@@ -10833,7 +10833,7 @@ export interface operations {
             query: {
                 /**
                  * @description The sandbox's id.
-                 * @example don:identity:workapi:devo/7
+                 * @example don:identity:workapi:devo/2
                  */
                 id: string;
             };
@@ -10852,7 +10852,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "sandbox": {
-                     *         "id": "don:identity:workapi:devo/7",
+                     *         "id": "don:identity:workapi:devo/2",
                      *         "name": "tags suite",
                      *         "seeded": true,
                      *         "created_date": "2026-11-02T09:15:00.000Z",
@@ -10886,7 +10886,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "don:identity:workapi:devo/7"
+                 *       "id": "don:identity:workapi:devo/2"
                  *     }
                  */
                 "application/json": components["schemas"]["SandboxesGetRequest"];
@@ -10902,7 +10902,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "sandbox": {
-                     *         "id": "don:identity:workapi:devo/7",
+                     *         "id": "don:identity:workapi:devo/2",
                      *         "name": "tags suite",
                      *         "seeded": true,
                      *         "created_date": "2026-11-02T09:15:00.000Z",
@@ -10963,7 +10963,7 @@ export interface operations {
                      * @example {
                      *       "sandboxes": [
                      *         {
-                     *           "id": "don:identity:workapi:devo/7",
+                     *           "id": "don:identity:workapi:devo/2",
                      *           "name": "tags suite",
                      *           "seeded": true,
                      *           "created_date": "2026-11-02T09:15:00.000Z",
@@ -11014,7 +11014,7 @@ export interface operations {
                      * @example {
                      *       "sandboxes": [
                      *         {
-                     *           "id": "don:identity:workapi:devo/7",
+                     *           "id": "don:identity:workapi:devo/2",
                      *           "name": "tags suite",
                      *           "seeded": true,
                      *           "created_date": "2026-11-02T09:15:00.000Z",
@@ -11042,7 +11042,7 @@ export interface operations {
             query: {
                 /**
                  * @description The sandbox's id.
-                 * @example don:identity:workapi:devo/7
+                 * @example don:identity:workapi:devo/2
                  */
                 id: string;
                 /**
@@ -11124,7 +11124,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "id": "don:identity:workapi:devo/7",
+                 *       "id": "don:identity:workapi:devo/2",
                  *       "operation": "tags.create"
                  *     }
                  */

@@ -1,6 +1,7 @@
 // Scenarios in a sandbox: a request carrying `Prefer: code=<status>` is answered the operation's documented
 // answer for that status (the contract's example, so its body is valid against the contract's schema; a 429
-// also carries `Retry-After`) and runs nothing; `Prefer: delay=<ms>` answers late, at most
+// also carries `Retry-After`, the example's `retry_after` or the seconds of `Prefer: retry-after=<s>`) and
+// runs nothing; `Prefer: delay=<ms>` answers late, at most
 // WORKAPI_SANDBOX_MAX_DELAY_MS. A status the operation does not document is a 400 `value_not_permitted`
 // naming the documented ones. Outside sandboxes `Prefer` is ignored.
 import { setTimeout as sleep } from "node:timers/promises";
@@ -26,15 +27,21 @@ export const scenarios = shared<ScenariosOptions>(async (fastify, { contract, sa
     const wanted = readPrefer(String(prefer));
     if (wanted.delay !== undefined) await sleep(Math.min(wanted.delay, maxDelayMs));
     if (wanted.code === undefined) return;
-    const answer = documentedAnswer(contract, operation, wanted.code);
+    const answer = documentedAnswer(contract, operation, wanted.code, wanted.retryAfter);
     if (answer.retryAfter !== undefined) reply.header("retry-after", String(answer.retryAfter));
     return reply.code(wanted.code).type("application/json; charset=utf-8").send(answer.body);
   });
 });
 
-/** `code=<status>` and `delay=<ms>` of a Prefer header (RFC 7240: comma-separated preferences). */
-export function readPrefer(header: string): { code?: number; delay?: number } {
-  const out: { code?: number; delay?: number } = {};
+interface Preferences {
+  code?: number;
+  delay?: number;
+  retryAfter?: number;
+}
+
+/** `code=<status>`, `delay=<ms>` and `retry-after=<s>` of a Prefer header (RFC 7240: comma-separated preferences). */
+export function readPrefer(header: string): Preferences {
+  const out: Preferences = {};
   for (const part of header.split(/[,;]/)) {
     const [key, raw] = part.split("=").map((s) => s.trim().replace(/^"|"$/g, ""));
     const value = Number(raw);
@@ -58,7 +65,12 @@ interface Answer {
 }
 
 /** The operation's documented answer for `status`: its example, else the first example of its schema. */
-export function documentedAnswer(contract: Contract, operation: Operation, status: number): Answer {
+export function documentedAnswer(
+  contract: Contract,
+  operation: Operation,
+  status: number,
+  retryAfter?: number,
+): Answer {
   if (!operation.statuses.includes(status)) {
     const documented = operation.statuses.map(String);
     throw notPermitted(
@@ -78,8 +90,10 @@ export function documentedAnswer(contract: Contract, operation: Operation, statu
   const body = media?.example !== undefined ? media.example : exampleOf(spec, media?.schema);
   if (body === undefined)
     throw new Error(`the contract gives no example of ${operation.operationId} ${status}`);
-  const retryAfter = (body as { retry_after?: unknown }).retry_after;
-  return { body, ...(status === 429 && typeof retryAfter === "number" ? { retryAfter } : {}) };
+  const example = (body as { retry_after?: unknown }).retry_after;
+  if (status !== 429 || typeof example !== "number") return { body };
+  const seconds = retryAfter ?? example;
+  return { body: { ...(body as object), retry_after: seconds }, retryAfter: seconds };
 }
 
 /** The first example of a schema, or of the first alternative of a `oneOf` that has one. */

@@ -121,7 +121,7 @@ async function copyOfDemoData(store: Store, org: Org): Promise<DevUser> {
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
-    await seed(seeding, template, admin);
+    await seed(seeding, template, admin, { sandboxes: false });
     await rows.setTemplate(TEMPLATE, template.id);
     templateId = template.id;
   }

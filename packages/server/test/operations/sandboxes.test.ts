@@ -199,6 +199,14 @@ describe.each(databases)("sandboxes on %s", (database) => {
       expect(limited.status).toBe(429);
       expect(limited.body.type).toBe("too_many_requests");
       expect(limited.headers.get("retry-after")).toBe(String(limited.body.retry_after));
+      const sooner = await server.call("GET", "/tags.list", {
+        token: sandbox.token,
+        headers: { prefer: "code=429, retry-after=1" },
+      });
+      expect(sooner.headers.get("retry-after")).toBe("1");
+      expect(sooner.body.retry_after).toBe(1);
+      const tagsList = server.app.contract.operations.find((o) => o.operationId === "tags-list");
+      expect(tagsList?.checkResponse(429, sooner.body)).toBeUndefined();
       const start = Date.now();
       const late = await server.call("GET", "/tags.list", {
         token: sandbox.token,
