@@ -54,6 +54,10 @@ export function readPrefer(header: string): Preferences {
       if (!whole)
         throw notPermitted("Prefer", "not a delay", `Prefer: delay= takes milliseconds; got '${raw}'.`);
       out.delay = value;
+    } else if (key === "retry-after") {
+      if (!whole)
+        throw notPermitted("Prefer", "not seconds", `Prefer: retry-after= takes seconds; got '${raw}'.`);
+      out.retryAfter = value;
     }
   }
   return out;
