@@ -31,8 +31,11 @@ export const sandboxes = {
     const name = input.name ?? "sandbox";
     const org = await store.createOrg(name);
     const admin = input.seed ? await copyOfDemoData(store, org) : await newAdmin(store, org);
+    const ttl = input.ttl_seconds ?? settings.ttlSeconds;
+    // The token expires with the sandbox: refused from then on, before the sweep deletes the sandbox.
     const issued = await issueToken(store, actorOf(org, admin), {
       scopes: theContract().scopes.filter((scope) => scope !== SANDBOX_ADMIN_SCOPE),
+      expiresIn: ttl,
     });
     const created = new Date();
     const row: SandboxRow = {

@@ -157,6 +157,10 @@ describe.each(databases)("sandboxes on %s", (database) => {
       const sandbox = await create({ ttl_seconds: 1 });
       const kept = await create({ ttl_seconds: 600 });
       await new Promise((resolve) => setTimeout(resolve, 1100));
+      // Its token expires with it, before the sweep comes.
+      const expired = await server.call("GET", "/tags.list", { token: sandbox.token });
+      expect(expired.status).toBe(401);
+      expect(expired.body.type).toBe("token_expired");
       expect(await sweepExpired(server.store)).toBeGreaterThanOrEqual(1);
       expect((await server.call("GET", "/tags.list", { token: sandbox.token })).status).toBe(401);
       expect((await server.call("GET", "/tags.list", { token: kept.token })).status).toBe(200);
