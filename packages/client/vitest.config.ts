@@ -4,7 +4,13 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: {
     // The tests import the package by its name, as users do; it resolves to the sources.
-    alias: { "@workapi/client": fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
+    alias: [
+      { find: /^@workapi\/client$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
+      {
+        find: /^@workapi\/client\/sandbox$/,
+        replacement: fileURLToPath(new URL("./src/sandbox.ts", import.meta.url)),
+      },
+    ],
   },
   test: {
     include: ["test/**/*.test.ts"],

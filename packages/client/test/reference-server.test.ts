@@ -457,6 +457,18 @@ for (const database of databases) {
         expect(error?.type).toBe("token_revoked");
       });
 
+      it("makes, reads, lists and deletes a sandbox, with its journal", async () => {
+        const { data: made } = await api.sandboxes.create({ name: "facade", ttl_seconds: 600 });
+        const { id } = made.sandbox;
+        const inside = client(server.url, made.sandbox.token ?? "");
+        await inside.tags.list({});
+        expect((await api.sandboxes.get({ id })).data.sandbox).toMatchObject({ id, name: "facade" });
+        expect((await api.sandboxes.list({})).data.sandboxes.map((sandbox) => sandbox.id)).toContain(id);
+        const { data: journal } = await api.sandboxes.requests.list({ id });
+        expect(journal.requests.map((request) => request.operation)).toEqual(["tags.list"]);
+        expect((await api.sandboxes.delete({ id })).data).toEqual({});
+      });
+
       it("deletes a work and a part", async () => {
         expect((await api.works.delete({ id: work.id })).data).toEqual({});
         const gone = await api.works.get({ id: work.id }, { throwOnError: false });

@@ -1,5 +1,5 @@
-// The console's sandbox button, on a page built from a contract that has `sandboxes.create` (the real contract
-// may not have it yet): it calls that operation with the console's token and `seed: true`, fills in the
+// The console's sandbox button, on a page built from a contract that has `sandboxes.create` (as the real one
+// does, and the built page shows it): it calls that operation with the console's token and `seed: true`, fills in the
 // sandbox's token, and the next call goes with it. A page whose contract lacks the operation shows no button.
 // A small in-test server stands in for a server with sandboxes. Skips, saying why, where no Chromium is installed.
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -71,6 +71,13 @@ function withSandboxes() {
   return doc;
 }
 
+/** The contract without the sandbox operations. */
+function withoutSandboxes() {
+  const doc = loadSpec();
+  for (const path of Object.keys(doc.paths)) if (path.startsWith("/sandboxes.")) delete doc.paths[path];
+  return doc;
+}
+
 const read = (request: IncomingMessage) =>
   new Promise<string>((resolve) => {
     let text = "";
@@ -87,6 +94,7 @@ describe.skipIf(!hasChromium)("the console's sandbox button", () => {
   const calls: Array<{ path: string; authorization?: string; body: string }> = [];
   beforeAll(async () => {
     const html = renderDocs(root, withSandboxes(), []);
+    const without = renderDocs(root, withoutSandboxes(), []);
     server = createServer(async (request, response) => {
       const path = new URL(request.url ?? "/", "http://x").pathname;
       calls.push({ path, authorization: request.headers.authorization, body: await read(request) });
@@ -97,9 +105,9 @@ describe.skipIf(!hasChromium)("the console's sandbox button", () => {
             sandbox: { id: "SBX-1", token: "sandbox-token-1", expires_at: "2026-12-01T00:00:00Z" },
           }),
         );
-      } else if (path === "/docs") {
+      } else if (path === "/docs" || path === "/docs-without-sandboxes") {
         response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-        response.end(html);
+        response.end(path === "/docs" ? html : without);
       } else {
         response.writeHead(200, { "content-type": "application/json" });
         // Not what the contract says a tags.list answers: the console must say so.
@@ -186,12 +194,17 @@ describe.skipIf(!hasChromium)("the console's sandbox button", () => {
     }
   });
 
-  it("is not there when the contract has no sandboxes.create", async () => {
-    const page = await browser.newPage();
-    await page.goto(docsPath.href, { waitUntil: "load" });
-    await page.click('[data-operation="tags-list"] button.try-open');
-    await page.locator('form.console[data-operation="tags-list"]').waitFor();
-    expect(await page.locator('button[name="sandbox"]').count()).toBe(0);
-    await page.close();
+  it("is there on the built page, whose contract has sandboxes.create, and not without it", async () => {
+    for (const [href, count] of [
+      [docsPath.href, 1],
+      [`${origin}/docs-without-sandboxes`, 0],
+    ] as const) {
+      const page = await browser.newPage();
+      await page.goto(href, { waitUntil: "load" });
+      await page.click('[data-operation="tags-list"] button.try-open');
+      await page.locator('form.console[data-operation="tags-list"]').waitFor();
+      expect(await page.locator('button[name="sandbox"]').count(), href).toBe(count);
+      await page.close();
+    }
   });
 });

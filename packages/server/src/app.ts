@@ -16,6 +16,7 @@ import { docs } from "./http/docs.js";
 import { clientErrorHandler, errorHandling } from "./http/error-handler.js";
 import { guard } from "./http/guard.js";
 import { contractRoutes } from "./http/routes.js";
+import { sandboxing } from "./http/sandboxes.js";
 import { LoadShedder } from "./http/shedding.js";
 import { shutdown } from "./http/shutdown.js";
 import { handlers as allHandlers } from "./operations/index.js";
@@ -71,6 +72,7 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
     redisTimeoutMs,
     redisPrefix,
   });
+  await fastify.register(sandboxing, { contract, store }); // Prefer scenarios, journal, expiry
   await fastify.register(docs);
   // Scripted handlers (tests) run writes in this thread, where the scripts are.
   const thread = writeThread && !handlers ? startWriteThread(writeThread.dataDir) : undefined;

@@ -263,6 +263,29 @@ describe.each(databases)("on %s", (database) => {
       const theirs = await server.call("GET", "/tags.list", { token: other.token });
       expect(theirs.body.tags.map((t: { name: string }) => t.name)).toEqual(["other-org-tag"]);
     });
+
+    it("keeps sandboxes apart: seeded copies share display ids, never records", async () => {
+      const make = async () =>
+        (await server.call("POST", "/sandboxes.create", { body: { seed: true } })).body.sandbox;
+      const [a, b] = [await make(), await make()];
+      const first = async (token: string) =>
+        (await server.call("POST", "/works.export", { token, body: { first: 1 } })).body.works[0];
+      const [ofA, ofB] = [await first(a.token), await first(b.token)];
+      expect(ofA.display_id).toBe(ofB.display_id);
+      // A display id finds the caller's own record; another sandbox's id is as if it did not exist.
+      const own = await server.call("GET", `/works.get?id=${ofA.display_id}`, { token: a.token });
+      expect(own.body.work.id).toBe(ofA.id);
+      for (const token of [a.token, server.adminToken]) {
+        const foreign = await server.call("GET", `/works.get?id=${encodeURIComponent(ofB.id)}`, { token });
+        expect(foreign.status).toBe(404);
+        const update = await server.call("POST", "/works.update", {
+          token,
+          body: { id: ofB.id, title: "x" },
+        });
+        expect(update.status).toBe(404);
+      }
+      expect((await first(b.token)).title).toBe(ofB.title);
+    });
   });
 
   describe("first operations", () => {

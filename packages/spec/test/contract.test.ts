@@ -154,11 +154,13 @@ describe("auth-tokens.create's scope", () => {
   });
 
   it("accepts nothing else: every record type of the pattern has its three scopes in the contract", () => {
-    const types = /^\^\(([^)]+)\)/.exec(schema.properties.scope.pattern)?.[1]?.split("|") ?? [];
+    // `^((<types>):(read|write|all)|sandbox:admin)( ...)*$`: the record types, and the one scope of sandboxes.
+    const types = /^\^\(\(([^)]+)\)/.exec(schema.properties.scope.pattern)?.[1]?.split("|") ?? [];
     expect(types.length).toBeGreaterThan(0);
     for (const type of types)
       for (const action of ["read", "write", "all"]) expect(scopes.has(`${type}:${action}`), type).toBe(true);
-    for (const bad of ["!", "tag:read  issue:read", "tag:admin", "tags:read", " tag:read"])
+    expect(pattern.test("sandbox:admin tag:read")).toBe(true);
+    for (const bad of ["!", "tag:read  issue:read", "tag:admin", "tags:read", " tag:read", "sandbox:read"])
       expect(pattern.test(bad), bad).toBe(false);
   });
 });

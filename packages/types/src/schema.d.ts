@@ -804,6 +804,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandboxes.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a sandbox
+         * @description Creates a sandbox: a new organization of its own with an admin user and an admin token, whose secret this answer shows once. With `seed: true` it holds the demo data set that `workapi-server seed` loads. The server deletes it at `expires_at`. Past the server's limit of live sandboxes (`WORKAPI_MAX_SANDBOXES`) it answers 409 `conflict`. In a sandbox, a request carrying `Prefer: code=<status>` is answered the operation's documented answer for that status and changes nothing, `Prefer: delay=<ms>` is answered late, and every request is kept in the sandbox's journal (`sandboxes.requests.list`). Callable with the operator's first admin token or a token holding `sandbox:admin`, never with a sandbox's own tokens (403 `forbidden`). This operation is beyond the interface document: a companion of this server for test suites.
+         */
+        post: operations["sandboxes-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a sandbox
+         * @description Deletes a sandbox with its organization and every record, user, token and journal entry of it; its tokens answer 401 from the next request on. Callable with the operator's first admin token or a token holding `sandbox:admin`, never with a sandbox's own tokens (403 `forbidden`). This operation is beyond the interface document: a companion of this server for test suites.
+         */
+        post: operations["sandboxes-delete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a sandbox
+         * @description Returns one live sandbox the caller's organization created (never its token). Callable with the operator's first admin token or a token holding `sandbox:admin`, never with a sandbox's own tokens (403 `forbidden`). This operation is beyond the interface document: a companion of this server for test suites.
+         */
+        get: operations["sandboxes-get"];
+        put?: never;
+        /**
+         * Get a sandbox (POST)
+         * @description The same as `GET /sandboxes.get`, with the parameters in a JSON body.
+         */
+        post: operations["sandboxes-get-post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sandboxes
+         * @description Lists the live sandboxes the caller's organization created, oldest first. Callable with the operator's first admin token or a token holding `sandbox:admin`, never with a sandbox's own tokens (403 `forbidden`). This operation is beyond the interface document: a companion of this server for test suites.
+         */
+        get: operations["sandboxes-list"];
+        put?: never;
+        /**
+         * List sandboxes (POST)
+         * @description The same as `GET /sandboxes.list`, with the parameters in a JSON body.
+         */
+        post: operations["sandboxes-list-post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes.requests.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a sandbox's requests
+         * @description Lists the requests a sandbox received, oldest first: the operation, method, path, query string and body as sent (the token is never kept) and the status answered. The journal keeps the latest `WORKAPI_SANDBOX_JOURNAL_MAX` requests of each sandbox (default 1,000). Callable with the operator's first admin token or a token holding `sandbox:admin`, never with a sandbox's own tokens (403 `forbidden`). This operation is beyond the interface document: a companion of this server for test suites.
+         */
+        get: operations["sandboxes-requests-list"];
+        put?: never;
+        /**
+         * List a sandbox's requests (POST)
+         * @description The same as `GET /sandboxes.requests.list`, with the parameters in a JSON body.
+         */
+        post: operations["sandboxes-requests-list-post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/slas.create": {
         parameters: {
             query?: never;
@@ -2591,7 +2703,7 @@ export interface components {
             grant_type?: string;
             /** @description The type of token to issue, such as a personal access token (`...:pat`). */
             requested_token_type?: components["schemas"]["TokenType"];
-            /** @description The scopes the token grants, separated by single spaces, such as `tag:read issue:write`: each is a record type of the contract and `read`, `write` or `all`, and each must be one the caller's own token holds. Left out, the new token gets the scopes of the caller's token. */
+            /** @description The scopes the token grants, separated by single spaces, such as `tag:read issue:write`: each is a record type of the contract and `read`, `write` or `all` (or `sandbox:admin`, which makes sandboxes), and each must be one the caller's own token holds. Left out, the new token gets the scopes of the caller's token. */
             scope?: string;
             /** @description A note, at most 256 characters, that helps the owner recognise the token later. */
             token_hint?: string;
@@ -5099,6 +5211,124 @@ export interface components {
         /** @description The Rev organization after the change. */
         RevOrgsUpdateResponse: {
             rev_org: components["schemas"]["RevOrg"];
+        };
+        /** @description Body of `POST /sandboxes.create`. */
+        SandboxesCreateRequest: {
+            /**
+             * @description Load the demo data set (the same as `workapi-server seed`) into the sandbox.
+             * @default false
+             */
+            seed?: boolean;
+            /** @description Seconds until the server deletes the sandbox (at most 7 days); default: the server's `WORKAPI_SANDBOX_TTL_SECONDS` (1 hour). */
+            ttl_seconds?: number;
+            /** @description A name to tell sandboxes apart (default `sandbox`). */
+            name?: string;
+        };
+        /**
+         * @description A sandbox: an organization of its own on this server, with an admin user and a token, for one test suite (or one test file) to use alone. Nothing of one sandbox is visible from another. Deleted by the server at `expires_at`.
+         * @example {
+         *       "id": "don:identity:workapi:devo/2",
+         *       "name": "tags suite",
+         *       "seeded": false,
+         *       "created_date": "2026-11-02T09:15:00.000Z",
+         *       "expires_at": "2026-11-02T10:15:00.000Z"
+         *     }
+         */
+        Sandbox: {
+            /** @description The sandbox's id, which is also the id of its organization. */
+            id: string;
+            /** @description The name given at creation (default `sandbox`). */
+            name: string;
+            /** @description Whether the sandbox was created with the demo data set (`seed: true`). */
+            seeded: boolean;
+            /** @description The secret of the sandbox's admin token, shown only in the answer of `sandboxes.create`. It holds every scope but `sandbox:admin`: a sandbox cannot make or see sandboxes. */
+            token?: string;
+            /** Format: date-time */
+            created_date: string;
+            /**
+             * Format: date-time
+             * @description When the server deletes the sandbox, with every record of it.
+             */
+            expires_at: string;
+        };
+        /** @description The sandbox just created, with the secret of its token. */
+        SandboxesCreateResponse: {
+            sandbox: components["schemas"]["Sandbox"];
+        };
+        /** @description Body of `POST /sandboxes.delete`. */
+        SandboxesDeleteRequest: {
+            /** @description The sandbox's id. */
+            id: string;
+        };
+        /** @description The sandbox (without its token, shown only when it was created). */
+        SandboxesGetResponse: {
+            sandbox: components["schemas"]["Sandbox"];
+        };
+        /** @description Body of `POST /sandboxes.get`. */
+        SandboxesGetRequest: {
+            /** @description The sandbox's id. */
+            id: string;
+        };
+        /** @description A page of the live sandboxes the caller's organization created, oldest first. */
+        SandboxesListResponse: {
+            sandboxes: components["schemas"]["Sandbox"][];
+            next_cursor?: components["schemas"]["Cursor"];
+            prev_cursor?: components["schemas"]["Cursor"];
+        };
+        /** @description Body of `POST /sandboxes.list`. */
+        SandboxesListRequest: {
+            cursor?: components["schemas"]["Cursor"];
+            limit?: components["schemas"]["PageLimit"];
+            mode?: components["schemas"]["ListMode"];
+        };
+        /**
+         * @description One request a sandbox received, as it was sent (the token is never stored), and the status it was answered.
+         * @example {
+         *       "operation": "tags.create",
+         *       "method": "POST",
+         *       "path": "/tags.create",
+         *       "query": "",
+         *       "body": {
+         *         "name": "impact"
+         *       },
+         *       "status": 201,
+         *       "time": "2026-11-02T09:15:00.000Z"
+         *     }
+         */
+        SandboxRequest: {
+            /** @description The interface name of the operation (`works.get`). */
+            operation: string;
+            /** @description The HTTP method (`GET`, `POST`). */
+            method: string;
+            /** @description The path, without the query string. */
+            path: string;
+            /** @description The query string as sent, without the `?` (empty when there was none). */
+            query: string;
+            /** @description The JSON body as sent; absent for a request without one (a GET, a form upload). */
+            body?: unknown;
+            /** @description The HTTP status the request was answered. */
+            status: number;
+            /**
+             * Format: date-time
+             * @description When the request was received.
+             */
+            time: string;
+        };
+        /** @description A page of the requests a sandbox received, oldest first. */
+        SandboxesRequestsListResponse: {
+            requests: components["schemas"]["SandboxRequest"][];
+            next_cursor?: components["schemas"]["Cursor"];
+            prev_cursor?: components["schemas"]["Cursor"];
+        };
+        /** @description Body of `POST /sandboxes.requests.list`. */
+        SandboxesRequestsListRequest: {
+            /** @description The sandbox's id. */
+            id: string;
+            /** @description Only the requests of the operation of this interface name (`works.get`). */
+            operation?: string;
+            cursor?: components["schemas"]["Cursor"];
+            limit?: components["schemas"]["PageLimit"];
+            mode?: components["schemas"]["ListMode"];
         };
         /**
          * @description Selects the accounts (customer companies) an SLA covers; every field given must match. Used in requests too, so unknown fields are refused.
@@ -10497,6 +10727,441 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestEntityTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "sandboxes-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "seed": true,
+                 *       "ttl_seconds": 3600,
+                 *       "name": "tags suite"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxesCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The sandbox is created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sandbox": {
+                     *         "id": "don:identity:workapi:devo/4",
+                     *         "name": "tags suite",
+                     *         "seeded": true,
+                     *         "token": "wkp_3q2-7bTn0cXyJ4mW9sLh1aVfE8rQ6uZkD5gP0oIiNjM",
+                     *         "created_date": "2026-11-02T09:15:00.000Z",
+                     *         "expires_at": "2026-11-02T10:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxesCreateResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["RequestEntityTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "sandboxes-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "don:identity:workapi:devo/3"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxesDeleteRequest"];
+            };
+        };
+        responses: {
+            /** @description The sandbox is deleted. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {} */
+                    "application/json": components["schemas"]["Empty"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestEntityTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "sandboxes-get": {
+        parameters: {
+            query: {
+                /**
+                 * @description The sandbox's id.
+                 * @example don:identity:workapi:devo/2
+                 */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sandbox. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sandbox": {
+                     *         "id": "don:identity:workapi:devo/2",
+                     *         "name": "tags suite",
+                     *         "seeded": true,
+                     *         "created_date": "2026-11-02T09:15:00.000Z",
+                     *         "expires_at": "2026-11-02T10:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxesGetResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestEntityTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "sandboxes-get-post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "don:identity:workapi:devo/2"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxesGetRequest"];
+            };
+        };
+        responses: {
+            /** @description The sandbox. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sandbox": {
+                     *         "id": "don:identity:workapi:devo/2",
+                     *         "name": "tags suite",
+                     *         "seeded": true,
+                     *         "created_date": "2026-11-02T09:15:00.000Z",
+                     *         "expires_at": "2026-11-02T10:15:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxesGetResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestEntityTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "sandboxes-list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Where to continue: the `next_cursor` or `prev_cursor` of an earlier page. Opaque; a cursor is valid only
+                 *     with the same filters and sort it came from. Left out, the list starts at its beginning (or its end, with
+                 *     `mode=before`).
+                 * @example eyJrIjpbIjIwMjYtMTEtMjJUMDg6MDA6MDAuMDAwWiIsIlRBRy0xMiJdfQ
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description The largest number of entries to return on one page (default 50).
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description `after` (the default) returns the entries after the cursor, or from the start without one; `before`
+                 *     returns the entries before the cursor, or from the end without one. Entries keep the requested order.
+                 * @example after
+                 */
+                mode?: components["parameters"]["Mode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of sandboxes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sandboxes": [
+                     *         {
+                     *           "id": "don:identity:workapi:devo/2",
+                     *           "name": "tags suite",
+                     *           "seeded": true,
+                     *           "created_date": "2026-11-02T09:15:00.000Z",
+                     *           "expires_at": "2026-11-02T10:15:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxesListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["RequestEntityTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "sandboxes-list-post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 20
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxesListRequest"];
+            };
+        };
+        responses: {
+            /** @description A page of sandboxes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "sandboxes": [
+                     *         {
+                     *           "id": "don:identity:workapi:devo/2",
+                     *           "name": "tags suite",
+                     *           "seeded": true,
+                     *           "created_date": "2026-11-02T09:15:00.000Z",
+                     *           "expires_at": "2026-11-02T10:15:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxesListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["RequestEntityTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "sandboxes-requests-list": {
+        parameters: {
+            query: {
+                /**
+                 * @description The sandbox's id.
+                 * @example don:identity:workapi:devo/2
+                 */
+                id: string;
+                /**
+                 * @description Only the requests of the operation of this interface name.
+                 * @example works.get
+                 */
+                operation?: string;
+                /**
+                 * @description Where to continue: the `next_cursor` or `prev_cursor` of an earlier page. Opaque; a cursor is valid only
+                 *     with the same filters and sort it came from. Left out, the list starts at its beginning (or its end, with
+                 *     `mode=before`).
+                 * @example eyJrIjpbIjIwMjYtMTEtMjJUMDg6MDA6MDAuMDAwWiIsIlRBRy0xMiJdfQ
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description The largest number of entries to return on one page (default 50).
+                 * @example 50
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description `after` (the default) returns the entries after the cursor, or from the start without one; `before`
+                 *     returns the entries before the cursor, or from the end without one. Entries keep the requested order.
+                 * @example after
+                 */
+                mode?: components["parameters"]["Mode"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the sandbox's requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requests": [
+                     *         {
+                     *           "operation": "tags.create",
+                     *           "method": "POST",
+                     *           "path": "/tags.create",
+                     *           "query": "",
+                     *           "body": {
+                     *             "name": "impact"
+                     *           },
+                     *           "status": 201,
+                     *           "time": "2026-11-02T09:15:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxesRequestsListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["RequestEntityTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "sandboxes-requests-list-post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "don:identity:workapi:devo/2",
+                 *       "operation": "tags.create"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxesRequestsListRequest"];
+            };
+        };
+        responses: {
+            /** @description A page of the sandbox's requests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "requests": [
+                     *         {
+                     *           "operation": "tags.create",
+                     *           "method": "POST",
+                     *           "path": "/tags.create",
+                     *           "query": "",
+                     *           "body": {
+                     *             "name": "impact"
+                     *           },
+                     *           "status": 201,
+                     *           "time": "2026-11-02T09:15:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SandboxesRequestsListResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["RequestEntityTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -40,6 +40,11 @@ export interface OperationIds {
   "rev-orgs.get": "rev-orgs-get-post";
   "rev-orgs.list": "rev-orgs-list-post";
   "rev-orgs.update": "rev-orgs-update";
+  "sandboxes.create": "sandboxes-create";
+  "sandboxes.delete": "sandboxes-delete";
+  "sandboxes.get": "sandboxes-get-post";
+  "sandboxes.list": "sandboxes-list-post";
+  "sandboxes.requests.list": "sandboxes-requests-list-post";
   "slas.create": "slas-create";
   "slas.list": "slas-list-post";
   "slas.transition": "slas-transition";
@@ -89,6 +94,7 @@ export const operationTree = {
   "org-schedules": { create: 0, list: { items: "org_schedules" } },
   parts: { create: 0, delete: 0, get: 1, list: { items: "parts" } },
   "rev-orgs": { create: 0, get: 1, list: { items: "rev_orgs" }, update: 0 },
+  sandboxes: { create: 0, delete: 0, get: 1, list: { items: "sandboxes" }, requests: { list: { items: "requests" } } },
   slas: { create: 0, list: { items: "slas" }, transition: 0, update: 0 },
   "stage-diagrams": { create: 0, get: 1, list: { items: "result", next: "cursor", prev: "cursor" }, update: 0 },
   stages: { custom: { create: 0, get: 1, list: { items: "result", next: "cursor", prev: "cursor" } } },
@@ -110,6 +116,8 @@ export interface PaginatedOperations {
   "org-schedules.list": { items: "org_schedules" };
   "parts.list": { items: "parts" };
   "rev-orgs.list": { items: "rev_orgs" };
+  "sandboxes.list": { items: "sandboxes" };
+  "sandboxes.requests.list": { items: "requests" };
   "slas.list": { items: "slas" };
   "stage-diagrams.list": { items: "result", next: "cursor", prev: "cursor" };
   "stages.custom.list": { items: "result", next: "cursor", prev: "cursor" };
@@ -241,6 +249,20 @@ export interface Facade<T extends boolean> {
     list: PaginatedOperation<"rev-orgs-list-post", "rev_orgs", T>;
     /** `rev-orgs.update`: POST /rev-orgs.update (rev-orgs-update). */
     update: Operation<"rev-orgs-update", T>;
+  };
+  sandboxes: {
+    /** `sandboxes.create`: POST /sandboxes.create (sandboxes-create). */
+    create: Operation<"sandboxes-create", T>;
+    /** `sandboxes.delete`: POST /sandboxes.delete (sandboxes-delete). */
+    delete: Operation<"sandboxes-delete", T>;
+    /** `sandboxes.get`: POST /sandboxes.get (sandboxes-get-post). */
+    get: Operation<"sandboxes-get-post", T>;
+    /** `sandboxes.list`: POST /sandboxes.list (sandboxes-list-post). */
+    list: PaginatedOperation<"sandboxes-list-post", "sandboxes", T>;
+    requests: {
+      /** `sandboxes.requests.list`: POST /sandboxes.requests.list (sandboxes-requests-list-post). */
+      list: PaginatedOperation<"sandboxes-requests-list-post", "requests", T>;
+    };
   };
   slas: {
     /** `slas.create`: POST /slas.create (slas-create). */

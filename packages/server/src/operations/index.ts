@@ -14,6 +14,7 @@ import { orgScheduleFragments } from "./org-schedule-fragments.js";
 import { orgSchedules } from "./org-schedules.js";
 import { parts } from "./parts.js";
 import { revOrgs } from "./rev-orgs.js";
+import { sandboxes } from "./sandboxes.js";
 import { slas } from "./slas.js";
 import { stageDiagrams } from "./stage-diagrams.js";
 import { stages } from "./stages.js";
@@ -37,6 +38,7 @@ export const handlers: Handlers = {
   ...orgSchedules,
   ...parts,
   ...revOrgs,
+  ...sandboxes,
   ...slas,
   ...stageDiagrams,
   ...stages,

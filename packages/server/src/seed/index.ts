@@ -23,6 +23,7 @@ import { makeAccounts, makeConversations } from "./customers.js";
 import { mobileSession, random, webSession } from "./data.js";
 import { makeParts } from "./parts.js";
 import { makePeople, makeTags, makeTokens } from "./people-and-tags.js";
+import { makeSandboxes } from "./sandboxes.js";
 import { makeStageDiagrams, makeStages } from "./stages.js";
 import { makeSprint, makeVistas } from "./vistas.js";
 import { makeWorks } from "./works.js";
@@ -32,6 +33,8 @@ export interface SeedOptions {
   works?: number;
   /** Seed of the random choices (default 1). */
   seed?: number;
+  /** Also make the sandboxes the docs' examples name (default true; not in a sandbox's own data). */
+  sandboxes?: boolean;
   /** Called as work items are created: (done, total). */
   onProgress?: (done: number, total: number) => void;
 }
@@ -86,6 +89,7 @@ export async function seed(
     await makeVistas(builder, works.workIds);
     await makeCustomObjects(builder);
     await makeComments(builder, works);
+    if (options.sandboxes !== false) await makeSandboxes(builder);
   });
   await makeSessions(store, org, admin, count);
   // A bulk load: the planner's statistics would otherwise be those of the empty tables (on PostgreSQL,

@@ -3,6 +3,7 @@
 // to MIGRATIONS under a name that sorts after the existing ones, never edited once released.
 import { type Kysely, type Migration, type MigrationProvider, type RawBuilder, sql } from "kysely";
 import { postgresChanges } from "./postgres-changes.js";
+import { sandboxesMigration } from "./sandbox-migration.js";
 import type { DB } from "./tables.js";
 
 export type DialectName = "sqlite" | "postgres";
@@ -18,6 +19,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     "0007_family_changes": familyChanges(dialect),
     "0008_no_index_samples": noIndexSamples(dialect),
     "0009_postgres_changes": dialect === "postgres" ? postgresChanges() : NOTHING,
+    "0010_sandboxes": sandboxesMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }

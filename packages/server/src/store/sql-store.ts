@@ -15,6 +15,7 @@ import type { DialectName } from "./migrations.js";
 import * as orgs from "./orgs-and-users.js";
 import * as lists from "./record-lists.js";
 import * as records from "./records.js";
+import { SandboxStore } from "./sandboxes.js";
 import { holdLock, type SqlContext } from "./sql-context.js";
 import { updateStatistics } from "./statistics.js";
 import type { DB } from "./tables.js";
@@ -90,6 +91,10 @@ export class SqlStore implements Store {
 
   updateStatistics(): Promise<void> {
     return updateStatistics(this.#db, this.dialect);
+  }
+
+  sandboxes(): SandboxStore {
+    return new SandboxStore(this.#ctx);
   }
 
   // Organizations and dev users ---------------------------------------------------------------------------

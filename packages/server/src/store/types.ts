@@ -2,6 +2,7 @@
 // (better-sqlite3, the embedded default) and on PostgreSQL (pg), both through Kysely; the same tests run
 // against both. Everything is scoped to a dev organization: no method reads or writes across organizations.
 import type { Changes, Snapshot } from "./changes.js";
+import type { SandboxStore } from "./sandboxes.js";
 
 /** A user summary as records carry it (`created_by`, `owned_by`...). */
 export interface UserRef {
@@ -206,6 +207,8 @@ export interface Store {
    * start, periodically, and after a bulk load such as the seed.
    */
   updateStatistics(): Promise<void>;
+  /** The sandboxes and their journals (./sandboxes.ts), on this store's connection or transaction. */
+  sandboxes(): SandboxStore;
 
   // Organizations, users, tokens.
   createOrg(name: string): Promise<Org>;

@@ -1,0 +1,39 @@
+// The request journal of each sandbox: every authenticated request made with a sandbox's token is kept in
+// the database (operation, method, path, query string and JSON body as sent, the status answered, the time it
+// arrived; never a header, so never the token), the latest WORKAPI_SANDBOX_JOURNAL_MAX of each sandbox,
+// before its answer leaves (a journal read right after an answer holds it). `sandboxes.requests.list`
+// reads it. Outside sandboxes nothing is kept.
+import { sandboxSettings } from "../core/sandbox-settings.js";
+import type { Store } from "../store/types.js";
+import { shared } from "./plugin.js";
+import type { SandboxOrgs } from "./sandbox-orgs.js";
+
+export interface JournalOptions {
+  store: Store;
+  sandboxOrgs: SandboxOrgs;
+}
+
+export const journal = shared<JournalOptions>(async (fastify, { store, sandboxOrgs }) => {
+  const { journalMax } = sandboxSettings();
+  if (journalMax === 0) return;
+  fastify.addHook("onSend", async (request, reply, payload) => {
+    const operation = request.routeOptions.config.operation;
+    if (!operation || !request.auth || !(await sandboxOrgs.isSandbox(request.auth.org.id))) return payload;
+    const at = request.url.indexOf("?");
+    const json = request.body !== undefined && !request.isMultipart();
+    await store.sandboxes().journal(
+      {
+        org_id: request.auth.org.id,
+        operation: operation.name,
+        method: request.method,
+        path: at < 0 ? request.url : request.url.slice(0, at),
+        query: at < 0 ? "" : request.url.slice(at + 1),
+        body: json ? JSON.stringify(request.body) : null,
+        status: reply.statusCode,
+        time: new Date(Date.now() - reply.elapsedTime).toISOString(),
+      },
+      journalMax,
+    );
+    return payload;
+  });
+});

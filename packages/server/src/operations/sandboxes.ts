@@ -1,0 +1,175 @@
+// Sandboxes: organizations of their own for test suites, made, listed and deleted over HTTP by the operator
+// (a token holding `sandbox:admin`), with the journal of the requests each received. What a request in a
+// sandbox does beyond its operation (scenarios, the journal) is ../http/sandboxes.ts's.
+import type { Sandbox, SandboxRequest } from "@workapi/types";
+import { actorOf, issueToken } from "../core/auth.js";
+import { theContract } from "../core/contract.js";
+import { apiError, notFound } from "../core/errors.js";
+import { SANDBOX_ADMIN_SCOPE, sandboxSettings } from "../core/sandbox-settings.js";
+import type { JournalRow, SandboxRow } from "../store/sandboxes.js";
+import type { DevUser, Org, Store } from "../store/types.js";
+import type { Context, Handlers } from "./support/handler.js";
+import { MAX_PAGE } from "./support/records.js";
+
+/**
+ * The name the demo data set's copy source is kept under: the seed's data set 1 (300 works) as this release
+ * makes it (the contract's version is the packages'), so that an upgraded server loads its own once.
+ */
+const templateName = () => `demo-seed-1@${theContract().spec.info.version}`;
+
+export const sandboxes = {
+  // Under the lock "sandboxes", so that the limit holds across the server's processes.
+  "sandboxes.create": async (ctx, input) => {
+    await refuseSandboxCaller(ctx);
+    const settings = sandboxSettings();
+    const store = ctx.store;
+    await store.holdLock("sandboxes");
+    const live = await store.sandboxes().countLive();
+    if (live >= settings.max) {
+      throw apiError(
+        "conflict",
+        `This server holds ${live} live sandboxes, its limit (WORKAPI_MAX_SANDBOXES); delete one first.`,
+      );
+    }
+    const name = input.name ?? "sandbox";
+    const org = await store.createOrg(name);
+    const admin = input.seed ? await copyOfDemoData(store, org) : await newAdmin(store, org);
+    const ttl = input.ttl_seconds ?? settings.ttlSeconds;
+    // The token expires with the sandbox: refused from then on, before the sweep deletes the sandbox.
+    const issued = await issueToken(store, actorOf(org, admin), {
+      scopes: theContract().scopes.filter((scope) => scope !== SANDBOX_ADMIN_SCOPE),
+      expiresIn: ttl,
+    });
+    const created = new Date();
+    const row: SandboxRow = {
+      org_id: org.id,
+      owner_org_id: ctx.org.id,
+      name,
+      seeded: input.seed ? 1 : 0,
+      created_date: created.toISOString(),
+      expires_at: new Date(
+        created.getTime() + (input.ttl_seconds ?? settings.ttlSeconds) * 1000,
+      ).toISOString(),
+    };
+    await store.sandboxes().insert({ ...row, org_number: org.number });
+    return { sandbox: { ...toSandbox(row), token: issued.secret } };
+  },
+
+  "sandboxes.get": async (ctx, input) => {
+    return { sandbox: toSandbox(await mustGetSandbox(ctx, input.id)) };
+  },
+
+  "sandboxes.list": async (ctx, input) => {
+    await refuseSandboxCaller(ctx);
+    const page = await ctx.store.sandboxes().list(ctx.org.id, pageOf(input));
+    return { sandboxes: page.items.map(toSandbox), ...cursors(page) };
+  },
+
+  "sandboxes.delete": async (ctx, input) => {
+    const sandbox = await mustGetSandbox(ctx, input.id);
+    await ctx.store.holdLock(`sandbox:${sandbox.org_id}`);
+    await ctx.store.sandboxes().deleteOrg(sandbox.org_id);
+    return {};
+  },
+
+  "sandboxes.requests.list": async (ctx, input) => {
+    const sandbox = await mustGetSandbox(ctx, input.id);
+    const page = await ctx.store.sandboxes().requests(sandbox.org_id, input.operation, pageOf(input));
+    return { requests: page.items.map(toRequest), ...cursors(page) };
+  },
+} satisfies Partial<Handlers>;
+
+/** A sandbox's own tokens never hold `sandbox:admin`; this also refuses any other token of a sandbox. */
+async function refuseSandboxCaller(ctx: Context): Promise<void> {
+  if (await ctx.store.sandboxes().byOrg(ctx.org.id)) {
+    throw apiError("forbidden", "A sandbox cannot make, see or delete sandboxes; use the operator's token.", {
+      object_ids: [],
+    });
+  }
+}
+
+/** A live sandbox the caller's organization made, or the typed 404 (another's is as if it did not exist). */
+async function mustGetSandbox(ctx: Context, id: string): Promise<SandboxRow> {
+  await refuseSandboxCaller(ctx);
+  const sandbox = await ctx.store.sandboxes().byOrg(id);
+  if (!sandbox || sandbox.owner_org_id !== ctx.org.id || sandbox.expires_at <= new Date().toISOString()) {
+    throw notFound(`Sandbox '${id}'`);
+  }
+  return sandbox;
+}
+
+async function newAdmin(store: Store, org: Org): Promise<DevUser> {
+  return store.createDevUser(org, {
+    email: "admin@workapi.local",
+    full_name: "Administrator",
+    display_name: "admin",
+  });
+}
+
+/**
+ * A copy of the demo data set in `org`, whose first user (the admin) it answers. The data set is made once,
+ * by the seed, in an organization kept for copies (under the lock "sandbox-template", so once however many
+ * processes ask); each seeded sandbox then copies its rows in a few statements instead of running the seed.
+ */
+async function copyOfDemoData(store: Store, org: Org): Promise<DevUser> {
+  await store.holdLock("sandbox-template");
+  const rows = store.sandboxes();
+  const name = templateName();
+  let templateId = await rows.template(name);
+  if (!templateId) {
+    const template = await store.createOrg("Sandbox template: demo data set 1");
+    const admin = await newAdmin(store, template);
+    const { seed } = await import("../seed/index.js");
+    // Inside this transaction; PostgreSQL's statistics are gathered by ANALYZE alone (no VACUUM in a transaction).
+    const seeding = new Proxy(store, {
+      get(target, property) {
+        if (property === "updateStatistics") return () => rows.analyze();
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    await seed(seeding, template, admin, { sandboxes: false });
+    await rows.setTemplate(name, template.id);
+    templateId = template.id;
+  }
+  const template = await store.getOrg(templateId);
+  if (!template) throw new Error(`the sandbox template ${templateId} is gone`);
+  return rows.copyOrg(template, org);
+}
+
+function pageOf(input: { cursor?: string; mode?: "after" | "before"; limit?: number }) {
+  return {
+    ...(input.cursor ? { cursor: input.cursor } : {}),
+    mode: input.mode ?? "after",
+    limit: Math.min(input.limit ?? 50, MAX_PAGE),
+  };
+}
+
+function cursors(page: { next_cursor?: string; prev_cursor?: string }) {
+  return {
+    ...(page.next_cursor ? { next_cursor: page.next_cursor } : {}),
+    ...(page.prev_cursor ? { prev_cursor: page.prev_cursor } : {}),
+  };
+}
+
+function toSandbox(row: SandboxRow): Sandbox {
+  return {
+    id: row.org_id,
+    name: row.name,
+    seeded: Boolean(row.seeded),
+    created_date: row.created_date,
+    expires_at: row.expires_at,
+  };
+}
+
+function toRequest(row: JournalRow): SandboxRequest {
+  return {
+    operation: row.operation,
+    method: row.method,
+    path: row.path,
+    query: row.query,
+    ...(row.body !== null ? { body: JSON.parse(row.body) } : {}),
+    status: Number(row.status),
+    time: row.time,
+  };
+}

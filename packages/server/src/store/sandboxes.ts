@@ -1,0 +1,275 @@
+// Sandboxes (organizations made for one test suite each), their request journals, and the organization the
+// demo data set is loaded into once so that a seeded sandbox is a copy of it. Everything lives in the
+// database, so every server process on it serves the same sandboxes. The tables are migration
+// 0010_sandboxes (./sandbox-migration.ts); they are typed here, beside the store's own tables.
+import { randomBytes } from "node:crypto";
+import { type Generated, type Kysely, sql } from "kysely";
+import { decodeCursor, encodeCursor, listHash } from "./cursors.js";
+import { now, toDevUser } from "./rows.js";
+import type { SqlContext } from "./sql-context.js";
+import type { DB, DevUsersTable, TokensTable } from "./tables.js";
+import type { DevUser, Org, PageOf } from "./types.js";
+
+export interface SandboxRow {
+  /** The organization of the sandbox; also the sandbox's id. */
+  org_id: string;
+  /** The organization whose admin made it: only it sees the sandbox. */
+  owner_org_id: string;
+  name: string;
+  seeded: number;
+  created_date: string;
+  expires_at: string;
+}
+
+export interface JournalRow {
+  seq: number | string;
+  org_id: string;
+  operation: string;
+  method: string;
+  path: string;
+  query: string;
+  /** JSON text of the body as sent; null without one. */
+  body: string | null;
+  status: number;
+  time: string;
+}
+
+type TemplatesTable = {
+  name: string;
+  org_id: string;
+};
+
+type SandboxTables = {
+  sandboxes: SandboxRow & { org_number: number };
+  sandbox_requests: Omit<JournalRow, "seq"> & { seq: Generated<number | string> };
+  sandbox_templates: TemplatesTable;
+};
+
+/** The part of a Kysely select the keyset pages use (the two tables share nothing else). */
+interface Keyset {
+  where(column: string, op: "<" | ">", value: number): Keyset;
+  orderBy(column: string, direction: "asc" | "desc"): Keyset;
+  limit(n: number): Keyset;
+  execute(): Promise<unknown[]>;
+}
+
+type NewJournalEntry = Omit<JournalRow, "seq">;
+
+export interface PageRequest {
+  cursor?: string;
+  mode?: "after" | "before";
+  limit: number;
+}
+
+/** The sandbox queries, on the store's connection or transaction. */
+export class SandboxStore {
+  readonly #ctx: SqlContext;
+  readonly #db: Kysely<DB & SandboxTables>;
+
+  constructor(ctx: SqlContext) {
+    this.#ctx = ctx;
+    this.#db = ctx.db.withTables<SandboxTables>();
+  }
+
+  async insert(row: SandboxRow & { org_number: number }): Promise<void> {
+    await this.#db.insertInto("sandboxes").values(row).execute();
+  }
+
+  /** The sandbox whose organization is `orgId` (whoever made it), if that organization is a sandbox. */
+  async byOrg(orgId: string): Promise<SandboxRow | undefined> {
+    return this.#db
+      .selectFrom("sandboxes")
+      .select(["org_id", "owner_org_id", "name", "seeded", "created_date", "expires_at"])
+      .where("org_id", "=", orgId)
+      .executeTakeFirst();
+  }
+
+  /** How many sandboxes are live (not past their expiry), in every organization. */
+  async countLive(at = now()): Promise<number> {
+    const row = await this.#db
+      .selectFrom("sandboxes")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("expires_at", ">", at)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /** The live sandboxes `ownerOrgId` made, oldest first, one page. */
+  async list(ownerOrgId: string, page: PageRequest, at = now()): Promise<PageOf<SandboxRow>> {
+    const hash = listHash("sandboxes", ownerOrgId, []);
+    const query = this.#db
+      .selectFrom("sandboxes")
+      .selectAll()
+      .where("owner_org_id", "=", ownerOrgId)
+      .where("expires_at", ">", at);
+    const rows = await this.#keyset<SandboxRow & { org_number: number }>(
+      query as unknown as Keyset,
+      "org_number",
+      hash,
+      page,
+    );
+    return pageOf(rows, page, hash, (row) => Number(row.org_number));
+  }
+
+  /** The sandboxes past their expiry (at most `limit`). */
+  async expired(limit: number, at = now()): Promise<string[]> {
+    const rows = await this.#db
+      .selectFrom("sandboxes")
+      .select("org_id")
+      .where("expires_at", "<=", at)
+      .orderBy("expires_at")
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.org_id);
+  }
+
+  /**
+   * Deletes an organization and everything of it: records, tokens, users, counters, its journal and its
+   * sandbox entry. Deleting rows that are already gone (another process got there first) is no error.
+   */
+  async deleteOrg(orgId: string): Promise<void> {
+    await this.#db.deleteFrom("sandbox_requests").where("org_id", "=", orgId).execute();
+    await this.#db.deleteFrom("records").where("org_id", "=", orgId).execute();
+    await this.#db.deleteFrom("tokens").where("org_id", "=", orgId).execute();
+    await this.#db.deleteFrom("dev_users").where("org_id", "=", orgId).execute();
+    await this.#db.deleteFrom("counters").where("org_id", "=", orgId).execute();
+    await this.#db.deleteFrom("sandboxes").where("org_id", "=", orgId).execute();
+    await this.#db.deleteFrom("orgs").where("id", "=", orgId).execute();
+  }
+
+  /** Adds a request to a sandbox's journal and drops its oldest past `keep`. */
+  async journal(entry: NewJournalEntry, keep: number): Promise<void> {
+    await this.#db.insertInto("sandbox_requests").values(entry).execute();
+    const oldestKept = await this.#db
+      .selectFrom("sandbox_requests")
+      .select("seq")
+      .where("org_id", "=", entry.org_id)
+      .orderBy("seq", "desc")
+      .offset(keep - 1)
+      .limit(1)
+      .executeTakeFirst();
+    if (oldestKept) {
+      await this.#db
+        .deleteFrom("sandbox_requests")
+        .where("org_id", "=", entry.org_id)
+        .where("seq", "<", oldestKept.seq)
+        .execute();
+    }
+  }
+
+  /** One page of a sandbox's journal, oldest first, optionally of one operation. */
+  async requests(
+    orgId: string,
+    operation: string | undefined,
+    page: PageRequest,
+  ): Promise<PageOf<JournalRow>> {
+    const hash = listHash("sandbox_requests", { orgId, operation: operation ?? null }, []);
+    const ofOrg = this.#db.selectFrom("sandbox_requests").selectAll().where("org_id", "=", orgId);
+    const query = operation === undefined ? ofOrg : ofOrg.where("operation", "=", operation);
+    const rows = await this.#keyset<JournalRow>(query as unknown as Keyset, "seq", hash, page);
+    return pageOf(rows, page, hash, (row) => Number(row.seq));
+  }
+
+  /**
+   * Rows of `query` ordered by the integer column `order`, one page from the cursor (of the list `hash`) in
+   * the direction of `mode`, in ascending order, with one row more than the page to tell whether more lie
+   * that way.
+   */
+  async #keyset<Row>(query: Keyset, order: string, hash: string, page: PageRequest): Promise<Row[]> {
+    const from = page.cursor ? decodeCursor(page.cursor, hash, []).seq : undefined;
+    const before = page.mode === "before";
+    const bounded = from === undefined ? query : query.where(order, before ? "<" : ">", from);
+    const rows = (await bounded
+      .orderBy(order, before ? "desc" : "asc")
+      .limit(page.limit + 1)
+      .execute()) as Row[];
+    return before ? rows.reverse() : rows;
+  }
+
+  /** The organization the demo data set is loaded into for copies, under `name`, if it was made. */
+  async template(name: string): Promise<string | undefined> {
+    const row = await this.#db
+      .selectFrom("sandbox_templates")
+      .select("org_id")
+      .where("name", "=", name)
+      .executeTakeFirst();
+    return row?.org_id;
+  }
+
+  async setTemplate(name: string, orgId: string): Promise<void> {
+    await this.#db.insertInto("sandbox_templates").values({ name, org_id: orgId }).execute();
+  }
+
+  /**
+   * Copies everything of organization `from` into the empty organization `to`: users, counters, records and
+   * tokens, each id (and each id inside a record's document) moved to `to`'s number, in a few statements.
+   * Copied tokens get new random hashes: their secrets were never shown, so nobody can use them. Answers
+   * the copy of `from`'s first user.
+   */
+  async copyOrg(from: Org, to: Org): Promise<DevUser> {
+    const db = this.#ctx.db;
+    const pg = this.#ctx.dialect === "postgres";
+    const [a, b] = [`devo/${from.number}:`, `devo/${to.number}:`];
+    const [c, d] = [`devo/${from.number}"`, `devo/${to.number}"`];
+    const moved = (column: string) => sql<string>`replace(${sql.ref(column)}, ${a}, ${b})`;
+    const data = pg
+      ? sql`replace(replace(data::text, ${a}, ${b}), ${c}, ${d})::jsonb`
+      : sql`replace(replace(data, ${a}, ${b}), ${c}, ${d})`;
+    await sql`insert into dev_users (id, org_id, number, display_id, email, full_name, display_name, state, created_date)
+      select ${moved("id")}, ${to.id}, number, display_id, email, full_name, display_name, state, created_date
+      from dev_users where org_id = ${from.id}`.execute(db);
+    await sql`insert into counters (org_id, prefix, value)
+      select ${to.id}, prefix, value from counters where org_id = ${from.id}`.execute(db);
+    await sql`insert into records (kind, id, display_id, org_id, subtype, parent_id, label, external_ref,
+        created_date, modified_date, object_version, data)
+      select kind, ${moved("id")}, display_id, ${to.id}, subtype, ${moved("parent_id")}, label, external_ref,
+        created_date, modified_date, object_version, ${data}
+      from records where org_id = ${from.id} order by seq`.execute(db);
+    const tokens = await db.selectFrom("tokens").selectAll().where("org_id", "=", from.id).execute();
+    const move = (id: string) => id.replace(a, b);
+    for (const token of tokens) {
+      const row: TokensTable = {
+        ...token,
+        id: move(token.id),
+        org_id: to.id,
+        subject: move(token.subject),
+        created_by: move(token.created_by),
+        modified_by: move(token.modified_by),
+        hash: randomBytes(32).toString("hex"),
+      };
+      await db.insertInto("tokens").values(row).execute();
+    }
+    const first = await db
+      .selectFrom("dev_users")
+      .selectAll()
+      .where("org_id", "=", to.id)
+      .orderBy("number")
+      .executeTakeFirstOrThrow();
+    return toDevUser(first as DevUsersTable);
+  }
+
+  /** The planner's statistics after a bulk load, where a transaction may gather them (PostgreSQL). */
+  async analyze(): Promise<void> {
+    if (this.#ctx.dialect !== "postgres") return;
+    for (const table of ["records", "tokens", "dev_users", "counters"]) {
+      await sql`analyze ${sql.table(table)}`.execute(this.#ctx.db);
+    }
+  }
+}
+
+/** A page of ascending rows read one beyond the limit (see #keyset), with its cursors. */
+function pageOf<Row>(rows: Row[], page: PageRequest, hash: string, seqOf: (row: Row) => number): PageOf<Row> {
+  const before = page.mode === "before";
+  const more = rows.length > page.limit;
+  const items = more ? (before ? rows.slice(1) : rows.slice(0, page.limit)) : rows;
+  const first = items[0];
+  const last = items[items.length - 1];
+  const cursor = (row: Row) => encodeCursor({ values: [], seq: seqOf(row) }, hash);
+  const hasNext = before ? page.cursor !== undefined : more;
+  const hasPrev = before ? more : page.cursor !== undefined;
+  return {
+    items,
+    ...(last && hasNext ? { next_cursor: cursor(last) } : {}),
+    ...(first && hasPrev ? { prev_cursor: cursor(first) } : {}),
+  };
+}
