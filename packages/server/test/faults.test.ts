@@ -324,10 +324,11 @@ describe("load shedding", () => {
             runs[side].push(await closedLoop(side === "shipped" ? shipped : off, callers, 1_000));
           }
         }
-        const served = (side: keyof typeof runs) => runs[side].reduce((sum, run) => sum + run.ok, 0);
         expect(runs.off.every((run) => run.other === 0)).toBe(true);
         expect(runs.shipped.every((run) => run.other === 0)).toBe(true);
-        expect(served("shipped")).toBeGreaterThanOrEqual(0.8 * served("off"));
+        // The median of the six side-by-side ratios: a slice that another suite's burst fell on moves one.
+        const ratios = runs.shipped.map((run, slice) => run.ok / Math.max(1, runs.off[slice]?.ok ?? 0));
+        expect(percentile(ratios, 50)).toBeGreaterThanOrEqual(0.8);
         // Where the server with shedding off answers within the delay goal, the shipped one refuses nothing.
         const offWithinGoal = runs.off.every((run) => percentile(run.ms, 99) <= 20);
         if (offWithinGoal) expect(runs.shipped.every((run) => run.refused === 0)).toBe(true);

@@ -3,12 +3,13 @@
 // sandbox does beyond its operation (scenarios, the journal) is ../http/sandboxes.ts's.
 import type { Sandbox, SandboxRequest } from "@workapi/types";
 import { actorOf, issueToken } from "../core/auth.js";
+import type { Context } from "../core/context.js";
 import { theContract } from "../core/contract.js";
 import { apiError, notFound } from "../core/errors.js";
+import type { Handlers } from "../core/handlers.js";
 import { SANDBOX_ADMIN_SCOPE, sandboxSettings } from "../core/sandbox-settings.js";
 import type { JournalRow, SandboxRow } from "../store/sandboxes.js";
 import type { DevUser, Org, Store } from "../store/types.js";
-import type { Context, Handlers } from "./support/handler.js";
 import { MAX_PAGE } from "./support/records.js";
 
 /**
