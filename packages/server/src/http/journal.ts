@@ -20,7 +20,7 @@ export const journal = shared<JournalOptions>(async (fastify, { store, sandboxOr
     const operation = request.routeOptions.config.operation;
     if (!operation || !request.auth || !(await sandboxOrgs.isSandbox(request.auth.org.id))) return payload;
     const at = request.url.indexOf("?");
-    const json = request.body !== undefined && !request.isMultipart();
+    const json = request.body !== undefined && request.body !== "" && !request.isMultipart();
     await store.sandboxes().journal(
       {
         org_id: request.auth.org.id,
@@ -28,7 +28,7 @@ export const journal = shared<JournalOptions>(async (fastify, { store, sandboxOr
         method: request.method,
         path: at < 0 ? request.url : request.url.slice(0, at),
         query: at < 0 ? "" : request.url.slice(at + 1),
-        body: json ? JSON.stringify(request.body) : null,
+        body: json ? journalBody(request.body) : null,
         status: reply.statusCode,
         time: new Date(Date.now() - reply.elapsedTime).toISOString(),
       },
@@ -37,3 +37,17 @@ export const journal = shared<JournalOptions>(async (fastify, { store, sandboxOr
     return payload;
   });
 });
+
+/**
+ * The body as the journal keeps it, JSON text: a JSON body reaches the routes as its text (the executor parses
+ * it), kept as sent when it parses; text that does not parse (answered 400) is kept as a JSON string of itself.
+ */
+function journalBody(body: unknown): string {
+  if (typeof body !== "string") return JSON.stringify(body);
+  try {
+    JSON.parse(body);
+    return body;
+  } catch {
+    return JSON.stringify(body);
+  }
+}

@@ -3,7 +3,7 @@
 // database, so every server process on it serves the same sandboxes. The tables are migration
 // 0010_sandboxes (./sandbox-migration.ts); they are typed here, beside the store's own tables.
 import { randomBytes } from "node:crypto";
-import { type Generated, type Kysely, sql } from "kysely";
+import { type Generated, type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { decodeCursor, encodeCursor, listHash } from "./cursors.js";
 import { now, toDevUser } from "./rows.js";
 import type { SqlContext } from "./sql-context.js";
@@ -44,14 +44,6 @@ type SandboxTables = {
   sandbox_requests: Omit<JournalRow, "seq"> & { seq: Generated<number | string> };
   sandbox_templates: TemplatesTable;
 };
-
-/** The part of a Kysely select the keyset pages use (the two tables share nothing else). */
-interface Keyset {
-  where(column: string, op: "<" | ">", value: number): Keyset;
-  orderBy(column: string, direction: "asc" | "desc"): Keyset;
-  limit(n: number): Keyset;
-  execute(): Promise<unknown[]>;
-}
 
 type NewJournalEntry = Omit<JournalRow, "seq">;
 
@@ -102,12 +94,7 @@ export class SandboxStore {
       .selectAll()
       .where("owner_org_id", "=", ownerOrgId)
       .where("expires_at", ">", at);
-    const rows = await this.#keyset<SandboxRow & { org_number: number }>(
-      query as unknown as Keyset,
-      "org_number",
-      hash,
-      page,
-    );
+    const rows = await this.#keyset(query, "org_number", hash, page);
     return pageOf(rows, page, hash, (row) => Number(row.org_number));
   }
 
@@ -166,7 +153,7 @@ export class SandboxStore {
     const hash = listHash("sandbox_requests", { orgId, operation: operation ?? null }, []);
     const ofOrg = this.#db.selectFrom("sandbox_requests").selectAll().where("org_id", "=", orgId);
     const query = operation === undefined ? ofOrg : ofOrg.where("operation", "=", operation);
-    const rows = await this.#keyset<JournalRow>(query as unknown as Keyset, "seq", hash, page);
+    const rows = await this.#keyset(query, "seq", hash, page);
     return pageOf(rows, page, hash, (row) => Number(row.seq));
   }
 
@@ -175,15 +162,24 @@ export class SandboxStore {
    * the direction of `mode`, in ascending order, with one row more than the page to tell whether more lie
    * that way.
    */
-  async #keyset<Row>(query: Keyset, order: string, hash: string, page: PageRequest): Promise<Row[]> {
+  async #keyset<D, T extends keyof D, O>(
+    query: SelectQueryBuilder<D, T, O>,
+    order: string,
+    hash: string,
+    page: PageRequest,
+  ): Promise<O[]> {
     const from = page.cursor ? decodeCursor(page.cursor, hash, []).seq : undefined;
     const before = page.mode === "before";
-    const bounded = from === undefined ? query : query.where(order, before ? "<" : ">", from);
-    const rows = (await bounded
-      .orderBy(order, before ? "desc" : "asc")
+    const column = sql.ref(order);
+    const bounded =
+      from === undefined
+        ? query
+        : query.where(sql<boolean>`${column} ${sql.raw(before ? "<" : ">")} ${from}`);
+    const rows = await bounded
+      .orderBy(sql`${column} ${sql.raw(before ? "desc" : "asc")}`)
       .limit(page.limit + 1)
-      .execute()) as Row[];
-    return before ? rows.reverse() : rows;
+      .execute();
+    return (before ? rows.reverse() : rows) as O[];
   }
 
   /** The organization the demo data set is loaded into for copies, under `name`, if it was made. */

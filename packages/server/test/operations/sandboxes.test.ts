@@ -107,32 +107,50 @@ describe.each(databases)("sandboxes on %s", (database) => {
     });
   });
 
-  describe("sandboxes.get, sandboxes.list, sandboxes.delete", () => {
-    it("gets and lists the caller's sandboxes (never their tokens), and hides them from another organization", async () => {
-      const sandbox = await create({ name: "listed" });
+  describe("sandboxes.get", () => {
+    it("gets the caller's sandbox (never its token), and hides it from another organization", async () => {
+      const sandbox = await create({ name: "got" });
       const got = await server.call("GET", `/sandboxes.get?id=${encodeURIComponent(sandbox.id)}`);
       expect(got.status).toBe(200);
-      expect(got.body.sandbox).toMatchObject({ id: sandbox.id, name: "listed" });
+      expect(got.body.sandbox).toMatchObject({ id: sandbox.id, name: "got" });
       expect(got.body.sandbox.token).toBeUndefined();
+      const other = await server.otherOrg();
+      const theirs = await server.call("GET", `/sandboxes.get?id=${encodeURIComponent(sandbox.id)}`, {
+        token: other.token,
+      });
+      expect(theirs.status).toBe(404);
+    });
+  });
+
+  describe("sandboxes.list", () => {
+    it("lists the caller's sandboxes page by page (never their tokens), and none of another organization's", async () => {
+      const sandbox = await create({ name: "listed" });
       const ids: string[] = [];
       let cursor: string | undefined;
       do {
         const page = await post("/sandboxes.list", { limit: 7, ...(cursor ? { cursor } : {}) });
         expect(page.status).toBe(200);
+        for (const listed of page.body.sandboxes) expect(listed.token).toBeUndefined();
         ids.push(...page.body.sandboxes.map((s: { id: string }) => s.id));
         cursor = page.body.next_cursor;
       } while (cursor);
       expect(ids).toContain(sandbox.id);
       expect(new Set(ids).size).toBe(ids.length);
       const other = await server.otherOrg();
-      const theirs = await server.call("GET", `/sandboxes.get?id=${encodeURIComponent(sandbox.id)}`, {
-        token: other.token,
-      });
-      expect(theirs.status).toBe(404);
       expect((await server.call("GET", "/sandboxes.list", { token: other.token })).body.sandboxes).toEqual(
         [],
       );
+    });
+  });
+
+  describe("sandboxes.delete", () => {
+    it("does not delete another organization's sandbox", async () => {
+      const sandbox = await create({ name: "kept" });
+      const other = await server.otherOrg();
       expect((await post("/sandboxes.delete", { id: sandbox.id }, other.token)).status).toBe(404);
+      expect((await server.call("GET", `/sandboxes.get?id=${encodeURIComponent(sandbox.id)}`)).status).toBe(
+        200,
+      );
     });
 
     it("deletes a sandbox with every record of it: its token answers 401 at once", async () => {
