@@ -7,12 +7,13 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
-// 3.15 kB, for both features that outgrew the old 3 kB: telling callers of deprecated operations
-// (onDeprecated, src/deprecation.ts) costs some 120 bytes, and the table of error types generated from the
-// contract (src/generated/errors.ts) 16 more for the contract's 415 type. The operations come from the
+// 3.2 kB, for what outgrew the old 3 kB: telling callers of deprecated operations (onDeprecated,
+// src/deprecation.ts) costs some 120 bytes, the table of error types generated from the contract
+// (src/generated/errors.ts) 16 more for the contract's 415 type, and the five sandbox operations' names in the
+// operations' tree some 30 more (createSandbox itself is the separate entry point @workapi/client/sandbox). The operations come from the
 // generated tree of their name segments (each shared segment written once), which keeps the table of names,
 // the largest part of the client, small.
-const BUDGET = 3.15 * 1024;
+const BUDGET = 3.2 * 1024;
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const entry = join(root, "dist", "index.js");
 if (!existsSync(entry)) {
