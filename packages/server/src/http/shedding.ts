@@ -2,10 +2,9 @@
 // requests, with a refused request as CoDel's dropped packet.
 //
 // The wait is measured, not the loop's busy share: every 10 ms a timer notes how late it came (a request read
-// in a turn of the event loop waited for the turn before it, as the timer did), and the wait of an interval
-// (100 ms) is the least of those delays, or the age of the oldest write waiting for the write thread if
-// greater: one long task or one garbage collection makes one tick late, a standing queue makes all of them
-// late. While that wait stays over the target for a whole interval, requests are refused one at a time, the
+// in a turn of the event loop waited for the turn before it, as the timer did), or how long the oldest write
+// has waited for the write thread, if longer; the wait of an interval (100 ms) is the least of those: one
+// long task, one garbage collection or one slow commit makes a tick or two late, a standing queue all of them. While that wait stays over the target for a whole interval, requests are refused one at a time, the
 // n-th an interval / sqrt(n) after the one before, so the refusals grow as long as the queue stands and stop
 // the moment it drains. A refusal is answered at once, before Fastify routes it, with prebuilt bytes: 503
 // service_unavailable and Retry-After.
@@ -153,13 +152,14 @@ export class LoadShedder {
   /** Every tick: how late it came; every interval: whether the queue stood over the target throughout. */
   #tick(): void {
     const now = performance.now();
-    const lateMs = now - this.#lastTick - TICK_MS;
+    // This tick's wait: how late it came, or how long the oldest write has waited, if longer.
+    const lateMs = Math.max(now - this.#lastTick - TICK_MS, this.#backlogMs());
     this.#leastLateMs = Math.min(this.#leastLateMs, lateMs);
     this.#recentLateMs.push(lateMs);
     this.#recentLateMs.shift();
     this.#lastTick = now;
     if (now - this.#intervalStart >= INTERVAL_MS) {
-      const waitMs = Math.max(Math.min(this.#leastLateMs, ...this.#recentLateMs), this.#backlogMs());
+      const waitMs = Math.min(this.#leastLateMs, ...this.#recentLateMs);
       if (waitMs <= this.options.targetMs) this.#refusing = false;
       else if (!this.#refusing) {
         // As CoDel: a queue that stands again soon after the last episode resumes near its refusal rate.
