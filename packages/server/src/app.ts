@@ -47,6 +47,7 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
   const { bodyLimit, validateResponses } = config;
   const shedder = new LoadShedder({
     targetMs: config.maxEventLoopDelayMs,
+    patienceMs: config.maxWaitMs,
     retryAfterS: config.sheddingRetryAfterS,
     corsOrigins: config.corsOrigins,
   });
@@ -77,7 +78,7 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
   // Scripted handlers (tests) run writes in this thread, where the scripts are.
   const thread = writeThread && !handlers ? startWriteThread(writeThread.dataDir) : undefined;
   const executor = executorOf(config, store, { ...allHandlers, ...handlers }, violations, thread);
-  shedder.watch(fastify.log, () => executor.oldestWaitMs());
+  shedder.watch(fastify.log);
   await fastify.register(contractRoutes, {
     contract,
     executor,

@@ -49,6 +49,8 @@ export interface ServerConfig {
    * The wait (ms) load shedding keeps requests under once they queue (see http/shedding.ts); 0: never shed.
    */
   maxEventLoopDelayMs: number;
+  /** The wait (ms) past which a queue that stands is an overload: requests are refused while it lasts. */
+  maxWaitMs: number;
   /** The Retry-After (seconds) of a shed request. */
   sheddingRetryAfterS: number;
 }
@@ -75,6 +77,7 @@ export const DEFAULTS = {
   discardTimeoutMs: 5_000,
   shutdownTimeoutMs: 10_000,
   maxEventLoopDelayMs: 20,
+  maxWaitMs: 1000,
   sheddingRetryAfterS: 2,
 } as const;
 
@@ -88,6 +91,7 @@ const WHOLE_NUMBER_SETTINGS = {
   discardTimeoutMs: "WORKAPI_DISCARD_TIMEOUT_MS",
   shutdownTimeoutMs: "WORKAPI_SHUTDOWN_TIMEOUT_MS",
   maxEventLoopDelayMs: "WORKAPI_MAX_EVENT_LOOP_DELAY_MS",
+  maxWaitMs: "WORKAPI_MAX_WAIT_MS",
   sheddingRetryAfterS: "WORKAPI_SHEDDING_RETRY_AFTER_S",
 } as const;
 

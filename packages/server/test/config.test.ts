@@ -30,6 +30,7 @@ const given: Record<keyof typeof VARIABLES, [string, unknown]> = {
   discardTimeoutMs: ["7", 7],
   shutdownTimeoutMs: ["7", 7],
   maxEventLoopDelayMs: ["7", 7],
+  maxWaitMs: ["7", 7],
   sheddingRetryAfterS: ["7", 7],
 };
 

@@ -3,7 +3,6 @@
 // the input against the contract, which also applies its defaults; runs the handler with the context built
 // here, a write in one transaction; checks the answer against the contract when answers are validated. A write
 // on a SQLite file is sent to the write thread instead, whose own executor does the same there.
-import { performance } from "node:perf_hooks";
 import type { Snapshot } from "../store/changes.js";
 import type { Store } from "../store/types.js";
 import type { AnswerCache } from "./answers.js";
@@ -18,8 +17,6 @@ import { JsonChunks } from "./json-text.js";
 export interface WriteThread {
   /** Runs the write `operation` there, from what arrived; its answer, or the error it threw. */
   run(operation: Operation, caller: Authenticated, facts: RequestFacts, arrived: Arrived): Promise<unknown>;
-  /** How long (ms) the oldest write still waiting for its answer has waited; 0 when none waits. */
-  oldestWaitMs(): number;
   /** Waits for the writes under way, then stops the thread. */
   close(): Promise<void>;
 }
@@ -54,8 +51,6 @@ export interface Executor {
     query: string,
     committed?: Snapshot,
   ): Promise<unknown>;
-  /** How long (ms) the oldest write still waiting for its answer has waited; 0 when none waits. */
-  oldestWaitMs(): number;
   /** Waits for the writes under way (and stops the write thread, when there is one). */
   close(): Promise<void>;
 }
@@ -63,8 +58,6 @@ export interface Executor {
 export function createExecutor(options: ExecutorOptions): Executor {
   const { store, writeThread, validateResponses, violations, answers } = options;
   const handlers = handlerTable(options.handlers);
-  const writing = new Waiting();
-  let nextWrite = 0;
   const checked = async (operation: Operation, answer: unknown) => {
     // Checked whole, then sent whole (development and tests only: production sends chunks as they come).
     const output = validateResponses && answer instanceof JsonChunks ? await answer.whole() : answer;
@@ -91,15 +84,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     return on.transaction((tx) => handler(contextFor(tx, caller, operation, facts), input));
   };
   const here = async (operation: Operation, caller: Authenticated, facts: RequestFacts, arrived: Arrived) => {
-    const input = inputOf(operation, arrived);
-    if (operation.safe) return handle(store, operation, caller, facts, input);
-    const id = nextWrite++;
-    writing.set(id, { since: performance.now() });
-    try {
-      return await handle(store, operation, caller, facts, input);
-    } finally {
-      writing.delete(id);
-    }
+    return handle(store, operation, caller, facts, inputOf(operation, arrived));
   };
   const executor: Executor = {
     has: (name) => handlers.has(name),
@@ -124,18 +109,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
         at,
       );
     },
-    oldestWaitMs: () => Math.max(writing.oldestWaitMs(), writeThread?.oldestWaitMs() ?? 0),
     close: async () => {
       await writeThread?.close();
     },
   };
   return executor;
-}
-
-/** The start times of the writes waiting for their answers, oldest first (a Map keeps insertion order). */
-export class Waiting<T extends object = object> extends Map<number, T & { since: number }> {
-  oldestWaitMs(): number {
-    for (const { since } of this.values()) return performance.now() - since;
-    return 0;
-  }
 }

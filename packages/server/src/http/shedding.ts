@@ -1,30 +1,32 @@
-// Load shedding: CoDel's control law (Nichols and Jacobson, "Controlling Queue Delay") on the wait of the
-// requests, with a refused request as CoDel's dropped packet.
-//
-// The wait is measured, not the loop's busy share: every 10 ms a timer notes how late it came (a request read
-// in a turn of the event loop waited for the turn before it, as the timer did), or how long the oldest write
-// has waited for the write thread, if longer; the wait of an interval (100 ms) is the least of those: one
-// long task, one garbage collection or one slow commit makes a tick or two late, a standing queue all of them. While that wait stays over the target for a whole interval, requests are refused one at a time, the
-// n-th an interval / sqrt(n) after the one before, so the refusals grow as long as the queue stands and stop
-// the moment it drains. A refusal is answered at once, before Fastify routes it, with prebuilt bytes: 503
+// Load shedding: a request is refused only while the server is overloaded at that moment, and overload is a
+// queue that keeps growing, or a wait longer than callers will bear; a queue that waiting callers hold steady
+// is capacity in use. The wait is the event loop's: every 10 ms a timer notes how late it came (a request read
+// in a turn of the loop waited for the turn before it, as the timer did). The server is overloaded while the
+// last tick came later than the target (WORKAPI_MAX_EVENT_LOOP_DELAY_MS) and either the last two ticks both
+// came later than the patience (WORKAPI_MAX_WAIT_MS: a queue that stands that long, not one long task) or each
+// of the last four came later than the one before by the target or more (a queue that grows). Each request
+// is decided on the last tick, so the refusals stop with the first tick under the target or no longer growing.
+// Writes waiting for the write thread are not the loop's queue: a burst of writes makes writes wait, never a
+// read refused. A refusal is answered at once, before Fastify routes it, with prebuilt bytes: 503
 // service_unavailable and Retry-After.
 //
 // Why so gently: a caller who waits for each answer before sending again (a test suite, an import, a load
 // test's closed loop, a client's pool with a queue of its own) comes straight back when refused, so refusing
-// it saves nothing and costs a refusal; such a loop busy all the time is at capacity, not overloaded, and
-// refusing a share of it would only cut what it gets done (the rules this replaced answered 503 to nearly
-// every request once 20 such callers were busy). Callers who honour Retry-After go away for its seconds, and
-// the slow ramp of refusals finds how many must go. Written here rather than with @fastify/under-pressure,
-// which refuses inside Fastify (a refusal there cost a quarter of a served read) on the loop's delay or busy
-// share alone, with no notion of a standing queue.
+// it saves nothing and costs a refusal; its queue is bounded by the callers and stands still, however long.
+// A queue that grows turn after turn (callers who do not wait: pipelined requests, a flood) or a wait past
+// what callers bear is overload, and a refusal there is cheap: a tenth of a served read. Written here rather
+// than with @fastify/under-pressure, which refuses inside Fastify (a refusal there cost a quarter of a served
+// read) on the loop's delay or busy share alone, with no notion of a queue that grows or stands.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { performance } from "node:perf_hooks";
 import type { FastifyBaseLogger, FastifyServerOptions } from "fastify";
 import { apiError } from "../core/errors.js";
 
 export interface SheddingOptions {
-  /** The wait (ms) the server keeps its requests under while it sheds; 0: never shed. */
+  /** The wait (ms) under which nothing is refused; 0: never shed. */
   targetMs: number;
+  /** The wait (ms) past which a queue that stands is overload, growing or not. */
+  patienceMs: number;
   /** The Retry-After (seconds) of a refusal. */
   retryAfterS: number;
   /**
@@ -36,33 +38,49 @@ export interface SheddingOptions {
 }
 
 const TICK_MS = 10;
-/** CoDel's interval (ms): the time a queue must stand to count, and the first gap between refusals. */
-const INTERVAL_MS = 100;
+/** How many ticks in a row must each come later than the one before for a queue to be growing. */
+const GROWING_TICKS = 4;
+
+/**
+ * Whether the server is overloaded, from how late each tick came (ms). Apart from the timer, so that the rule
+ * can be tested on any sequence of waits.
+ */
+export class Overload {
+  /** The last GROWING_TICKS + 1 ticks' lateness, oldest first. */
+  readonly #late: number[] = Array(GROWING_TICKS + 1).fill(0);
+  #overloaded = false;
+
+  constructor(private readonly options: Pick<SheddingOptions, "targetMs" | "patienceMs">) {}
+
+  get overloaded(): boolean {
+    return this.#overloaded;
+  }
+
+  /** Notes a tick `lateMs` late; answers whether the server is overloaded now. */
+  tick(lateMs: number): boolean {
+    const late = this.#late;
+    const before = late[late.length - 1] as number;
+    late.shift();
+    late.push(lateMs);
+    const { targetMs, patienceMs } = this.options;
+    const standing = before > patienceMs && lateMs > patienceMs;
+    const growing = late.every((ms, i) => i === 0 || ms - (late[i - 1] as number) >= targetMs);
+    this.#overloaded = lateMs > targetMs && (standing || growing);
+    return this.#overloaded;
+  }
+}
 
 export class LoadShedder {
-  /**
-   * The least lateness of the ticks in the current interval, and when that interval started; and the last
-   * three ticks' lateness, which count too: a wait stands when every tick of an interval, and at least three
-   * in a row, came late (a long task or two, such as validators compiled on first use and then a stall, make
-   * a tick or two late however long they last, and must not start the refusals).
-   */
-  #leastLateMs = Number.POSITIVE_INFINITY;
-  readonly #recentLateMs = [0, 0, 0];
-  #intervalStart = 0;
+  readonly #overload: Overload;
   #lastTick = 0;
-  /** CoDel's state: whether it refuses, how many it refused since it began, and when it refuses next. */
-  #refusing = false;
-  #count = 0;
-  #lastCount = 0;
-  #next = 0;
   #refused = 0;
   #lastLog = 0;
   #timer: NodeJS.Timeout | undefined;
   #logger: FastifyBaseLogger | undefined;
-  #backlogMs: () => number = () => 0;
   readonly #refusal: { headers: Record<string, string | number>; body: Buffer };
 
   constructor(private readonly options: SheddingOptions) {
+    this.#overload = new Overload(options);
     const { retryAfterS } = options;
     const failure = apiError(
       "service_unavailable",
@@ -80,10 +98,9 @@ export class LoadShedder {
     };
   }
 
-  /** Where the shedding is reported, and `backlogMs`, the age (ms) of the oldest write waiting (0 when none). */
-  watch(logger: FastifyBaseLogger, backlogMs: () => number): void {
+  /** Where the shedding is reported. */
+  watch(logger: FastifyBaseLogger): void {
     this.#logger = logger;
-    this.#backlogMs = backlogMs;
   }
 
   /** Fastify's `serverFactory`: Node's HTTP server, with the shedding in front of Fastify's routing. */
@@ -92,7 +109,7 @@ export class LoadShedder {
     options: FastifyServerOptions & { http?: object },
   ): Server => {
     const server = createServer(options.http ?? {}, (request, response) => {
-      if (this.#refusing && this.#refuseNow()) this.#refuse(request, response);
+      if (this.#overload.overloaded) this.#refuse(request, response);
       else route(request, response);
     });
     // What Fastify sets on the server it makes itself.
@@ -109,15 +126,6 @@ export class LoadShedder {
   stop(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-  }
-
-  /** While refusing: whether this request is the one due to be refused (CoDel's drop schedule). */
-  #refuseNow(): boolean {
-    const now = performance.now();
-    if (now < this.#next) return false;
-    this.#count++;
-    this.#next = now + INTERVAL_MS / Math.sqrt(this.#count);
-    return true;
   }
 
   #refuse(request: IncomingMessage, response: ServerResponse): void {
@@ -139,7 +147,6 @@ export class LoadShedder {
 
   #start(): void {
     this.#lastTick = performance.now();
-    this.#intervalStart = this.#lastTick;
     this.#lastLog = this.#lastTick;
     this.#schedule();
   }
@@ -149,30 +156,12 @@ export class LoadShedder {
     this.#timer.unref();
   }
 
-  /** Every tick: how late it came; every interval: whether the queue stood over the target throughout. */
   #tick(): void {
     const now = performance.now();
-    // This tick's wait: how late it came, or how long the oldest write has waited, if longer.
-    const lateMs = Math.max(now - this.#lastTick - TICK_MS, this.#backlogMs());
-    this.#leastLateMs = Math.min(this.#leastLateMs, lateMs);
-    this.#recentLateMs.push(lateMs);
-    this.#recentLateMs.shift();
+    const lateMs = now - this.#lastTick - TICK_MS;
     this.#lastTick = now;
-    if (now - this.#intervalStart >= INTERVAL_MS) {
-      const waitMs = Math.min(this.#leastLateMs, ...this.#recentLateMs);
-      if (waitMs <= this.options.targetMs) this.#refusing = false;
-      else if (!this.#refusing) {
-        // As CoDel: a queue that stands again soon after the last episode resumes near its refusal rate.
-        const recent = now - this.#next < 16 * INTERVAL_MS && this.#count - this.#lastCount > 2;
-        this.#count = recent ? this.#count - this.#lastCount : 0;
-        this.#lastCount = this.#count;
-        this.#refusing = true;
-        this.#next = now;
-      }
-      this.#intervalStart = now;
-      this.#leastLateMs = Number.POSITIVE_INFINITY;
-      if (now - this.#lastLog >= 1000) this.#report(now, waitMs);
-    }
+    this.#overload.tick(lateMs);
+    if (now - this.#lastLog >= 1000) this.#report(now, lateMs);
     this.#schedule();
   }
 

@@ -3,9 +3,8 @@
 // the event loop that serves every read: one writer looping creates took half of the readers' capacity on one
 // loop. Everywhere else (PostgreSQL, whose work is in its own processes; an in-memory database, which lives on
 // one connection) the executor runs writes in this thread.
-import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
-import { Waiting, type WriteThread } from "../core/executor.js";
+import type { WriteThread } from "../core/executor.js";
 import { threadScript } from "../store/thread-script.js";
 import { CallerSender, fromAnswer, toMessage, type WriteAnswer } from "./messages.js";
 
@@ -17,7 +16,7 @@ export function startWriteThread(dataDir: string): WriteThread {
   // The writes sent and not yet answered, counted here and there: the thread's group commits split them.
   const inFlight = new Int32Array(new SharedArrayBuffer(4));
   const thread = new Worker(threadScript("write-thread/thread"), { workerData: { dataDir, inFlight } });
-  const pending = new Waiting<{ resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const callers = new CallerSender();
   let next = 0;
   let failure: Error | undefined;
@@ -50,7 +49,7 @@ export function startWriteThread(dataDir: string): WriteThread {
       if (failure) throw failure;
       const id = next++;
       return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject, since: performance.now() });
+        pending.set(id, { resolve, reject });
         Atomics.add(inFlight, 0, 1);
         const caller = callers.toSend(auth);
         try {
@@ -64,7 +63,6 @@ export function startWriteThread(dataDir: string): WriteThread {
         }
       });
     },
-    oldestWaitMs: () => pending.oldestWaitMs(),
     async close() {
       await ready.catch(() => {});
       // The writes sent are answered before the thread is told to close (messages arrive in order, but a
