@@ -19,19 +19,10 @@ import { MAX_PAGE } from "./support/records.js";
 const templateName = () => `demo-seed-1@${theContract().spec.info.version}`;
 
 export const sandboxes = {
-  // Under the lock "sandboxes", so that the limit holds across the server's processes.
   "sandboxes.create": async (ctx, input) => {
     await refuseSandboxCaller(ctx);
     const settings = sandboxSettings();
     const store = ctx.store;
-    await store.holdLock("sandboxes");
-    const live = await store.sandboxes().countLive();
-    if (live >= settings.max) {
-      throw apiError(
-        "conflict",
-        `This server holds ${live} live sandboxes, its limit (WORKAPI_MAX_SANDBOXES); delete one first.`,
-      );
-    }
     const name = input.name ?? "sandbox";
     const org = await store.createOrg(name);
     const admin = input.seed ? await copyOfDemoData(store, org) : await newAdmin(store, org);
@@ -41,6 +32,17 @@ export const sandboxes = {
       scopes: theContract().scopes.filter((scope) => scope !== SANDBOX_ADMIN_SCOPE),
       expiresIn: ttl,
     });
+    // The limit last, under the lock "sandboxes" from here to the commit, so that it holds across the
+    // server's processes while the copies of creates made together run side by side (a create over the
+    // limit is rolled back whole).
+    await store.holdLock("sandboxes");
+    const live = await store.sandboxes().countLive();
+    if (live >= settings.max) {
+      throw apiError(
+        "conflict",
+        `This server holds ${live} live sandboxes, its limit (WORKAPI_MAX_SANDBOXES); delete one first.`,
+      );
+    }
     const created = new Date();
     const row: SandboxRow = {
       org_id: org.id,
@@ -109,14 +111,17 @@ async function newAdmin(store: Store, org: Org): Promise<DevUser> {
 
 /**
  * A copy of the demo data set in `org`, whose first user (the admin) it answers. The data set is made once,
- * by the seed, in an organization kept for copies (under the lock "sandbox-template", so once however many
- * processes ask); each seeded sandbox then copies its rows in a few statements instead of running the seed.
+ * by the seed, in an organization kept for copies (under the lock "sandbox-template", taken only while it is
+ * missing, so once however many processes ask); each seeded sandbox then copies its rows in a few statements instead of running the seed.
  */
 async function copyOfDemoData(store: Store, org: Org): Promise<DevUser> {
-  await store.holdLock("sandbox-template");
   const rows = store.sandboxes();
   const name = templateName();
   let templateId = await rows.template(name);
+  if (!templateId) {
+    await store.holdLock("sandbox-template");
+    templateId = await rows.template(name);
+  }
   if (!templateId) {
     const template = await store.createOrg("Sandbox template: demo data set 1");
     const admin = await newAdmin(store, template);

@@ -2,7 +2,7 @@
 // records applied migrations in its own table and skips them on the next start; new migrations are appended
 // to MIGRATIONS under a name that sorts after the existing ones, never edited once released.
 import { type Kysely, type Migration, type MigrationProvider, type RawBuilder, sql } from "kysely";
-import { postgresChanges } from "./postgres-changes.js";
+import { postgresChanges, postgresChangesAtCommit } from "./postgres-changes.js";
 import { sandboxesMigration } from "./sandbox-migration.js";
 import type { DB } from "./tables.js";
 
@@ -20,6 +20,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     "0008_no_index_samples": noIndexSamples(dialect),
     "0009_postgres_changes": dialect === "postgres" ? postgresChanges() : NOTHING,
     "0010_sandboxes": sandboxesMigration(dialect),
+    "0011_postgres_changes_at_commit": dialect === "postgres" ? postgresChangesAtCommit() : NOTHING,
   };
   return { getMigrations: async () => migrations };
 }

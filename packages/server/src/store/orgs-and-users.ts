@@ -1,5 +1,6 @@
 // Organizations and their dev users. The create functions run inside a transaction (they take a number from
 // a counter, then insert).
+import { sql } from "kysely";
 import { DEV_USER_IDS } from "./record-ids.js";
 import { idColumn, now, toDevUser, toOrg } from "./rows.js";
 import { nextNumber, type SqlContext } from "./sql-context.js";
@@ -9,7 +10,7 @@ import { type DevUser, type Org, StoreError } from "./types.js";
 const ORG_COUNTER = { orgId: "", prefix: "ORG" };
 
 export async function createOrg(tx: SqlContext, name: string): Promise<Org> {
-  const number = await nextNumber(tx, ORG_COUNTER.orgId, ORG_COUNTER.prefix);
+  const number = await nextOrgNumber(tx);
   const org: Org = {
     number,
     id: `don:identity:workapi:devo/${number}`,
@@ -19,6 +20,18 @@ export async function createOrg(tx: SqlContext, name: string): Promise<Org> {
   };
   await tx.db.insertInto("orgs").values(org).execute();
   return org;
+}
+
+/**
+ * The next organization's number. On PostgreSQL from the sequence `org_numbers` (migration
+ * 0011_postgres_changes_at_commit), which no transaction holds: a counter's row stays locked until its
+ * transaction commits, and organizations are made in long transactions (a seeded sandbox copies thousands
+ * of rows), which then ran one at a time. A number taken by a transaction rolled back is not used again.
+ */
+async function nextOrgNumber(tx: SqlContext): Promise<number> {
+  if (tx.dialect !== "postgres") return nextNumber(tx, ORG_COUNTER.orgId, ORG_COUNTER.prefix);
+  const { rows } = await sql<{ n: string }>`select nextval('org_numbers') as n`.execute(tx.db);
+  return Number(rows[0]?.n);
 }
 
 export async function getOrg({ db }: SqlContext, id: string): Promise<Org | undefined> {

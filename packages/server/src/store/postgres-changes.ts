@@ -90,3 +90,109 @@ const FUNCTIONS = {
       update credential_changes set n = n + 1 where id = 1;
     end if;`,
 };
+
+/**
+ * Migration 0011_postgres_changes_at_commit: the same counts, moved once per transaction, at its commit, in
+ * one order. The row triggers of 0009 moved a count for every row changed (a seeded sandbox copies thousands:
+ * thousands of upserts at its commit), each count locked in the order its rows were changed: two
+ * transactions that changed two families in opposite orders (a sandbox's copy and a works.update elsewhere)
+ * locked the counts in opposite orders and deadlocked. Now statement triggers note which families (and
+ * whether the credentials) a transaction changed, in settings local to the transaction, and insert one row
+ * into `pending_changes`; that row's deferred trigger moves the counts at commit in one statement, the
+ * credentials' first and then the families' in the order of their names. Every transaction takes the counts'
+ * locks in that one order, so none waits for another in a circle, and none holds them before its commit.
+ * (Constraint triggers, the only deferred ones, cannot be statement triggers: hence the row of its own.)
+ */
+export function postgresChangesAtCommit(): Migration {
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      for (const [table, change] of ROW_TRIGGERS) {
+        await sql`drop trigger if exists ${sql.id(`${table}_${change}`)} on ${sql.table(table)}`.execute(db);
+      }
+      await sql`create table if not exists pending_changes (tx bigint primary key)`.execute(db);
+      // Organizations' numbers from a sequence (see createOrg), after the last one the counter gave.
+      await sql`create sequence if not exists org_numbers`.execute(db);
+      await sql`select setval('org_numbers', greatest(
+          (select max(value) from counters where org_id = '' and prefix = 'ORG'),
+          (select max(number) from orgs), 0) + 1, false)`.execute(db);
+      for (const [name, body] of Object.entries(AT_COMMIT_FUNCTIONS)) {
+        await sql
+          .raw(`create or replace function workapi_${name}() returns trigger language plpgsql
+            set search_path from current as $$ begin ${body} return null; end $$`)
+          .execute(db);
+      }
+      await sql`create constraint trigger pending_changes_count after insert on pending_changes
+        deferrable initially deferred for each row execute function workapi_count_changes()`.execute(db);
+      for (const table of ["tokens", "orgs", "dev_users"]) {
+        await sql`create trigger ${sql.id(`${table}_note_change`)} after insert or update or delete
+          on ${sql.table(table)} for each statement execute function workapi_note_credential_change()`.execute(
+          db,
+        );
+      }
+      // A statement trigger sees the rows it changed in a transition table, one event per trigger.
+      for (const [event, rows] of [
+        ["insert", "new"],
+        ["update", "new"],
+        ["delete", "old"],
+      ] as const) {
+        await sql`create trigger ${sql.id(`records_note_${event}`)} after ${sql.raw(event)} on records
+          referencing ${sql.raw(rows)} table as changed_rows
+          for each statement execute function workapi_note_family_change()`.execute(db);
+      }
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      for (const event of ["insert", "update", "delete"]) {
+        await sql`drop trigger if exists ${sql.id(`records_note_${event}`)} on records`.execute(db);
+      }
+      for (const table of ["tokens", "orgs", "dev_users"]) {
+        await sql`drop trigger if exists ${sql.id(`${table}_note_change`)} on ${sql.table(table)}`.execute(db);
+      }
+      await sql`drop table if exists pending_changes`.execute(db);
+      await sql`drop sequence if exists org_numbers`.execute(db);
+      for (const name of Object.keys(AT_COMMIT_FUNCTIONS)) {
+        await sql`drop function if exists ${sql.raw(`workapi_${name}`)}()`.execute(db);
+      }
+      for (const [table, change] of ROW_TRIGGERS) {
+        await sql`create constraint trigger ${sql.id(`${table}_${change}`)} after insert or update or delete
+          on ${sql.table(table)} deferrable initially deferred for each row
+          execute function ${sql.raw(`workapi_${change}`)}()`.execute(db);
+      }
+    },
+  };
+}
+
+/**
+ * The settings a transaction notes its changes in (local to it: gone at its end, undone with a savepoint
+ * rolled back, as the row in `pending_changes` is), and the trigger functions of 0011 by their bodies.
+ * `current_setting(name, true)` is null before a session first sets it and '' after a transaction that set it.
+ */
+const MARK = `
+    if coalesce(current_setting('workapi.changes_pending', true), '') = '' then
+      insert into pending_changes (tx) values (txid_current());
+      perform set_config('workapi.changes_pending', '1', true);
+    end if;`;
+const AT_COMMIT_FUNCTIONS = {
+  note_credential_change: `${MARK}
+    perform set_config('workapi.credentials_changed', '1', true);`,
+  note_family_change: `
+    declare
+      noted text := coalesce(current_setting('workapi.families_changed', true), '');
+      added text;
+    begin
+      select string_agg(distinct kind, ',') into added from changed_rows
+        where position(',' || kind || ',' in ',' || noted || ',') = 0;
+      if added is not null then
+        ${MARK}
+        perform set_config('workapi.families_changed', concat_ws(',', nullif(noted, ''), added), true);
+      end if;
+    end;`,
+  count_changes: `
+    if coalesce(current_setting('workapi.credentials_changed', true), '') = '1' then
+      update credential_changes set n = n + 1 where id = 1;
+    end if;
+    insert into kept_record_changes (kind, n)
+      select kind, 1 from unnest(string_to_array(current_setting('workapi.families_changed', true), ',')) as kind
+      where kind <> '' order by kind
+      on conflict (kind) do update set n = kept_record_changes.n + 1;
+    delete from pending_changes where tx = new.tx;`,
+};

@@ -36,6 +36,9 @@ import type {
   TokenRecord,
 } from "./types.js";
 
+/** How many times a transaction PostgreSQL ended as a deadlock's victim, or as unserializable, runs again. */
+const RETRIES = 4;
+
 export class SqlStore implements Store {
   readonly #db: Kysely<DB>;
   readonly #compiled: CompiledQueries;
@@ -74,8 +77,24 @@ export class SqlStore implements Store {
       .execute((trx) => fn(new SqlStore(trx, this.dialect, undefined, this.#compiled.on(trx), this.kept)));
   }
 
-  transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R> {
-    return this.#inTx(fn);
+  /**
+   * On PostgreSQL, a transaction the database ended to break a deadlock, or to keep its snapshot serializable,
+   * is run again (`fn` from the start, on a new transaction), up to RETRIES times, a few milliseconds apart:
+   * it did nothing, and the caller should not see what is the database's choice of victim. The counts'
+   * locks are taken in one order at commit (./postgres-changes.ts), so what is left are transactions of one
+   * organization that lock the same rows in opposite orders.
+   */
+  async transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R> {
+    if (this.dialect !== "postgres" || this.#db.isTransaction) return this.#inTx(fn);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.#inTx(fn);
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (attempt >= RETRIES || (code !== "40P01" && code !== "40001")) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * 8 * (attempt + 1)));
+      }
+    }
   }
 
   holdLock(name: string): Promise<void> {
