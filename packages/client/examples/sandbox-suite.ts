@@ -1,13 +1,15 @@
 // tags.test.ts: Vitest runs test files in parallel, each in a sandbox of its own (an organization nobody else
-// writes to). WORKAPI_ADMIN_TOKEN is the server's first admin token, or one holding `sandbox:admin`.
+// writes to), on the stand-in the global setup started (or any server: its URL and a token holding
+// `sandbox:admin`).
 import { createSandbox, type SandboxClient } from "@workapi/client/sandbox";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
 
 let api: SandboxClient;
 beforeAll(async () => {
+  const { url, token } = inject("workapi");
   api = await createSandbox({
-    baseUrl: process.env.WORKAPI_URL ?? "http://localhost:8080",
-    token: process.env.WORKAPI_ADMIN_TOKEN ?? "",
+    baseUrl: url,
+    token,
     seed: true, // the demo data set: 300 works, parts, tags...
     name: "tags.test.ts",
   });

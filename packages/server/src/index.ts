@@ -7,3 +7,4 @@ export { type SeedOptions, seed } from "./seed/index.js";
 export { bootstrap, startServer } from "./server.js";
 export { dropPostgresSchema, openStore } from "./store/open.js";
 export type { Store } from "./store/types.js";
+export { type StandIn, type StandInOptions, startStandIn } from "./stand-in.js";
