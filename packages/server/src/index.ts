@@ -5,6 +5,6 @@ export { ApiError } from "./core/errors.js";
 export { type SessionUpload, storeSession } from "./operations/observability.js";
 export { type SeedOptions, seed } from "./seed/index.js";
 export { bootstrap, startServer } from "./server.js";
+export { type StandIn, type StandInOptions, startStandIn } from "./stand-in.js";
 export { dropPostgresSchema, openStore } from "./store/open.js";
 export type { Store } from "./store/types.js";
-export { type StandIn, type StandInOptions, startStandIn } from "./stand-in.js";

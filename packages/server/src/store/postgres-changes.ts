@@ -145,7 +145,9 @@ export function postgresChangesAtCommit(): Migration {
         await sql`drop trigger if exists ${sql.id(`records_note_${event}`)} on records`.execute(db);
       }
       for (const table of ["tokens", "orgs", "dev_users"]) {
-        await sql`drop trigger if exists ${sql.id(`${table}_note_change`)} on ${sql.table(table)}`.execute(db);
+        await sql`drop trigger if exists ${sql.id(`${table}_note_change`)} on ${sql.table(table)}`.execute(
+          db,
+        );
       }
       await sql`drop table if exists pending_changes`.execute(db);
       await sql`drop sequence if exists org_numbers`.execute(db);
