@@ -1,33 +1,36 @@
-// Load shedding, as shipped: starts the built server (SQLite, a fresh data directory seeded with
-// `seed --works 300`, the rate limit and the per-address connection limit raised out of the way, every other
-// setting its default) and, on the same data, the same server with shedding off. Two parts (`--only closed`
-// or `--only open` runs one):
+// Load shedding, as shipped. Three parts (`--only suites|closed|open` runs one):
+//
+// Parallel test suites (./parallel-suite.mjs), the stand-in's first users: `--files` files at once, each a
+// seeded sandbox with writes and reads, raw fetch, each caller waiting; then bursts of 20 empty and 8 seeded
+// sandboxes.create, each followed by one request. On a server as shipped with a database of its own, SQLite
+// and (DATABASE_URL set) PostgreSQL with Redis. Goal: no 503, no 5xx, nothing but the expected statuses.
+//
+// The other parts start the built server (SQLite, a fresh data directory seeded with `seed --works 300`, the
+// rate limit and the per-address connection limit raised out of the way, every other setting its default)
+// and, on the same data, the same server with shedding off.
 //
 // Closed loops (./closed-loops.mjs): autocannon's callers, each waiting for its answer, at `--closed`
 // connections on works.get, tags.list and works.create, and at 200 with a CPU-bound process beside; 2xx a
-// second as shipped against shedding off. Goal: >= 0.9x (0.8x with the CPU hog), and no 503 at all where the
-// server with shedding off answers within the 20 ms delay goal.
+// second as shipped against shedding off, in interleaved pairs. Goal: >= 0.9x (0.8x with the CPU hog), and
+// no 503 at all where the server with shedding off answers within the 20 ms delay goal.
 //
 // Open loops (./open-loop.mjs: the offered load does not fall when the server slows): the sustainable load of
 // a mix (works.get, works.list, tags.list, some works.create) is the throughput of a closed loop of a few
 // connections; `--levels` multiples of it are offered. For each level, the medians of the repetitions: offered
 // and served (2xx) req/s, goodput (served over the sustainable rate), the 503 answers (and how many carried
 // Retry-After), and the p50/p99 latency of the served requests alone, timed from when each was due. Goals:
-// goodput >= 0.8x at 2x and 4x, >= 0.5x at 10x; served p99 < 250 ms at 4x and 10x. The open loop is one
-// client with a pool of `--sockets` connections (200): a request due while all are busy waits in the client,
-// where no server can see it (to the server, such a pool is a closed loop of 200 callers). A large
-// `--sockets` makes every waiting request a connection of its own, as independent callers do; Node accepts
-// one new connection per turn of a busy event loop, so those wait in the kernel's accept queue instead.
+// goodput >= 0.8x at 2x and 4x, >= 0.5x at 10x. The open loop is one client with a pool of `--sockets`
+// connections (200): a request due while all are busy waits in the client, where no server can see it (to the
+// server, such a pool is a closed loop of 200 callers), so its latency is printed, not judged.
 //
 // Each run is followed by the same load offered to the floor (./refusing-peer.mjs): bare Node answering every
-// request with a prebuilt 503. What it cannot answer in time at a rate, no shedding server could on this
-// machine (the load generator shares its cores), so its p99 is printed beside the goal.
+// request with a prebuilt 503, what no shedding server could beat on this machine.
 //
 // `failed`: connection errors and requests unanswered 10 s after the offered load ended.
 //
-//   pnpm --filter @workapi/server bench:shedding [--only closed|open] [--closed 20,50,200,1000]
-//     [--closed-duration s] [--closed-repetitions n] [--duration s] [--repetitions n] [--connections n]
-//     [--rate r] [--sockets n] [--levels 2,4,10] [--keep-logs]
+//   pnpm --filter @workapi/server bench:shedding [--only suites|closed|open] [--files 8,16,32]
+//     [--closed 20,50,200,1000] [--closed-duration s] [--closed-repetitions n] [--duration s]
+//     [--repetitions n] [--connections n] [--rate r] [--sockets n] [--levels 2,4,10] [--keep-logs]
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -36,15 +39,16 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
+import pg from "pg";
 import { childProcesses } from "./children.mjs";
 import { closedLoopRows, printClosedLoops } from "./closed-loops.mjs";
 import { median } from "./measure.mjs";
 import { closedLoop, openLoop, percentile } from "./open-loop.mjs";
+import { parallelSuite, percentileOf } from "./parallel-suite.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const serverDir = resolve(here, "..");
 const cli = join(serverDir, "dist/cli.js");
-const P99_GOAL_MS = 250;
 
 const { values: flags } = parseArgs({
   options: {
@@ -56,7 +60,8 @@ const { values: flags } = parseArgs({
     levels: { type: "string", default: "2,4,10" },
     closed: { type: "string", default: "20,50,200,1000" },
     "closed-duration": { type: "string", default: "5" },
-    "closed-repetitions": { type: "string", default: "2" },
+    "closed-repetitions": { type: "string", default: "3" },
+    files: { type: "string", default: "8,16,32" },
     only: { type: "string", default: "" },
     "keep-logs": { type: "boolean", default: false },
   },
@@ -100,8 +105,9 @@ try {
   await ready(unshed, `${unshed.url}/health`);
   const next = await theMix();
   const options = { url, token, next };
-  if (flags.only !== "open") await closedLoops(next);
-  if (flags.only !== "closed") await openLoops(options);
+  if (!flags.only || flags.only === "suites") await suites();
+  if (!flags.only || flags.only === "closed") await closedLoops(next);
+  if (!flags.only || flags.only === "open") await openLoops(options);
 } catch (error) {
   failed = true;
   console.error(error);
@@ -135,6 +141,159 @@ async function openLoops(options) {
     results.push({ factor, ...medians(runs) });
   }
   printTable(results, sustainable);
+}
+
+/**
+ * Parallel test suites (./parallel-suite.mjs) of `--files` files against a server as shipped on a database of
+ * its own, SQLite and (DATABASE_URL set) PostgreSQL with Redis, then bursts of 20 empty and 8 seeded
+ * sandboxes.create, each followed by one works.list. Goal: no 503, no 5xx, no status but the expected ones.
+ */
+async function suites() {
+  const databases = process.env.DATABASE_URL ? ["sqlite", "postgres"] : ["sqlite"];
+  if (!process.env.DATABASE_URL) console.log("suites: DATABASE_URL is not set; SQLite only");
+  const rows = [];
+  for (const database of databases) {
+    const own = join(work, `suites-${database}`);
+    const database_ = database === "postgres" ? await ownDatabase() : undefined;
+    const suiteEnv = {
+      ...serverEnv("production", database_?.url),
+      WORKAPI_DATA_DIR: own,
+      ...(database === "postgres" ? { REDIS_URL: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" } : {}),
+    };
+    const tokenFile = join(own, "operator-token");
+    await promisify(execFile)(
+      process.execPath,
+      [cli, "org", "create", "--name", "suites", "--token-file", tokenFile],
+      {
+        env: suiteEnv,
+      },
+    );
+    const operator = readFileSync(tokenFile, "utf8").trim();
+    const proc = await startServer(cli, suiteEnv);
+    try {
+      await ready(proc, `${proc.url}/health`);
+      const target = { url: proc.url, token: operator };
+      await parallelSuite({ ...target, files: 1, rounds: 1 }); // the first seeded create builds the template
+      for (const files of flags.files.split(",").map(Number)) {
+        const result = await parallelSuite({ ...target, files });
+        rows.push({ database, load: `${files} files`, ...result });
+        console.log(
+          `  ${database}, ${files} files: ${result.requests} requests, 503 ${result.refused}, 5xx ${result.serverErrors}`,
+        );
+      }
+      for (const [count, seed] of [
+        [20, false],
+        [8, true],
+      ]) {
+        rows.push({
+          database,
+          load: `${count} ${seed ? "seeded " : ""}creates, then one`,
+          ...(await burst(target, count, seed)),
+        });
+      }
+    } finally {
+      await stop(proc);
+      await database_?.drop();
+    }
+  }
+  console.log(
+    "\nparallel test suites and bursts, the server as shipped (raw fetch, no retries, each caller waiting)",
+  );
+  const header = [
+    "database",
+    "load",
+    "requests",
+    "503",
+    "5xx",
+    "unexpected",
+    "create p50",
+    "create p99",
+    "all p99",
+    "",
+  ];
+  const lines = rows.map((r) => [
+    r.database,
+    r.load,
+    String(r.requests),
+    String(r.refused),
+    String(r.serverErrors),
+    String(r.unexpected.length),
+    ms(percentileOf(r.createMs, 50)),
+    ms(percentileOf(r.createMs, 99)),
+    ms(percentileOf(r.ms, 99)),
+    r.unexpected.length === 0 && r.refused === 0 && r.serverErrors === 0 ? "pass" : "FAIL",
+  ]);
+  const all = [header, ...lines];
+  const widths = header.map((_, i) => Math.max(...all.map((row) => row[i].length)));
+  for (const row of all) console.log(row.map((cell, i) => cell.padStart(widths[i])).join("  "));
+}
+
+/** `count` sandboxes.create at once, then one works.list in the first; the counts of parallelSuite's form. */
+async function burst(target, count, seed) {
+  const result = { requests: 0, refused: 0, serverErrors: 0, unexpected: [], createMs: [], ms: [] };
+  const note = async (operation, expected, answer, started) => {
+    const body = await answer.json().catch(() => ({}));
+    result.requests++;
+    result.ms.push(performance.now() - started);
+    if (answer.status === 503) result.refused++;
+    if (answer.status >= 500) result.serverErrors++;
+    if (answer.status !== expected)
+      result.unexpected.push({ operation, status: answer.status, type: body.type });
+    return body;
+  };
+  const post = (path, bearer, body) =>
+    fetch(`${target.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const made = await Promise.all(
+      Array.from({ length: count }, async () => {
+        const started = performance.now();
+        const body = await note(
+          "sandboxes.create",
+          201,
+          await post("/sandboxes.create", target.token, { seed }),
+          started,
+        );
+        result.createMs.push(performance.now() - started);
+        return body.sandbox;
+      }),
+    );
+    const first = made.find(Boolean);
+    const started = performance.now();
+    const one = await fetch(`${target.url}/works.list?limit=5`, {
+      headers: { authorization: `Bearer ${first?.token}` },
+    });
+    await note("works.list", 200, one, started);
+    await Promise.all(
+      made
+        .filter(Boolean)
+        .map((sandbox) =>
+          post("/sandboxes.delete", target.token, { id: sandbox.id }).then((a) => a.arrayBuffer()),
+        ),
+    );
+  }
+  return result;
+}
+
+/** A database of its own on the server of DATABASE_URL, and how to drop it. */
+async function ownDatabase() {
+  const name = `bench_suites_${Date.now()}`;
+  const admin = async (statement) => {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
 /** The closed loops of `--closed` connections on works.get, tags.list and works.create, shipped and off. */
@@ -306,9 +465,9 @@ function line(r) {
   );
 }
 
-/** The goals of a level: goodput (served over the sustainable rate) and, from 4x on, the served p99. */
+/** The goal of a level: goodput (served over the sustainable rate). */
 function goalsOf(factor) {
-  return { goodput: factor >= 10 ? 0.5 : 0.8, p99: factor >= 4 ? P99_GOAL_MS : Number.POSITIVE_INFINITY };
+  return { goodput: factor >= 10 ? 0.5 : 0.8 };
 }
 
 function printTable(results, sustainable) {
@@ -323,7 +482,7 @@ function printTable(results, sustainable) {
   const rows = results.map((r) => {
     const goals = goalsOf(r.factor);
     const goodput = r.servedRps / sustainable;
-    const pass = goodput >= goals.goodput && r.p99 < goals.p99;
+    const pass = goodput >= goals.goodput;
     return [
       `${r.factor}x`,
       String(Math.round(r.offeredRps)),
@@ -338,20 +497,13 @@ function printTable(results, sustainable) {
       String(r.failed),
       String(Math.round(r.peerAnsweredRps)),
       ms(r.peerP99),
-      `>= ${goals.goodput}x${Number.isFinite(goals.p99) ? `, p99 < ${goals.p99} ms` : ""}`,
+      `>= ${goals.goodput}x`,
       pass ? "pass" : "FAIL",
     ];
   });
   const all = [header, ...rows];
   const widths = header.map((_, i) => Math.max(...all.map((row) => row[i].length)));
   for (const row of all) console.log(row.map((cell, i) => cell.padStart(widths[i])).join("  "));
-  for (const r of results.filter((result) => result.peerP99 >= P99_GOAL_MS)) {
-    console.log(
-      `floor at ${r.factor}x: bare Node refusing every request answered ${Math.round(r.peerAnsweredRps)} of ` +
-        `${Math.round(r.offeredRps)} offered/s, p99 ${ms(r.peerP99)}: this machine cannot answer this load ` +
-        "in time, whatever the server does",
-    );
-  }
 }
 
 function fmtLoad(values) {
