@@ -59,7 +59,9 @@ export class SqliteDocumentStreams {
     if (kept) return kept;
     const connection = new Database(this.file, { readonly: true });
     connection.pragma("busy_timeout = 5000");
-    // As the server's read connection does (see ./open.ts).
+    // The file mapped (up to 256 MiB) instead of each page copied into SQLite's 2 MB cache: an export of 5,000
+    // works read 10 MB in 7 ms this way, 12.6 ms without. Only these answers pay the map's cost under writes
+    // (./open.ts says what it is); the mapped pages are the OS's file cache, not the process's memory.
     connection.pragma("mmap_size = 268435456");
     return connection;
   }

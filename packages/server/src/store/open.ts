@@ -143,10 +143,12 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
   // transaction, and it need not wait while a write transaction holds the write connection across awaits.
   const reader = new Database(file, { readonly: true });
   reader.pragma("busy_timeout = 5000");
-  // Reads map the file (up to 256 MiB) instead of copying each page into SQLite's 2 MB cache: an export of
-  // 5,000 works read 10 MB in 7 ms this way, 12.6 ms without. The mapped pages are the OS's file cache, shared
-  // and given back under memory pressure, not the process's own memory.
-  reader.pragma("mmap_size = 268435456");
+  // The file is not mapped on this connection. Mapped, each read transaction that finds the file grown (every
+  // checkpoint of the write thread's commits grows it) maps it again, and unmapping in a process of several
+  // threads stops every core that runs one of them: under a writer of works.create, the server spent 1,078 to
+  // 1,246 µs of CPU on each create mapped, 768 to 792 µs not (main thread 440-502 against 256-276 µs). The
+  // answers of thousands of documents, which gained most from a map, are read on connections of their own
+  // that keep one (./document-streams.ts).
   const thread =
     checkpoints === "thread"
       ? startCheckpointThread(file, (message) => options.logger?.warn(message))
