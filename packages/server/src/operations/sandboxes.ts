@@ -110,37 +110,50 @@ async function newAdmin(store: Store, org: Org): Promise<DevUser> {
 }
 
 /**
- * A copy of the demo data set in `org`, whose first user (the admin) it answers. The data set is made once,
- * by the seed, in an organization kept for copies (under the lock "sandbox-template", taken only while it is
- * missing, so once however many processes ask); each seeded sandbox then copies its rows in a few statements instead of running the seed.
+ * A copy of the demo data set in `org`, whose first user (the admin) it answers: the rows of the organization
+ * kept for copies (see demoTemplate), copied in a few statements instead of the seed run again.
  */
 async function copyOfDemoData(store: Store, org: Org): Promise<DevUser> {
+  const template = await store.getOrg(await demoTemplate(store));
+  if (!template) throw new Error("the sandbox template is gone");
+  return store.sandboxes().copyOrg(template, org);
+}
+
+/**
+ * The organization the demo data set is kept in for copies, made by the seed when this release has none
+ * (under the lock "sandbox-template", taken only while it is missing, so once however many processes ask).
+ */
+async function demoTemplate(store: Store): Promise<string> {
   const rows = store.sandboxes();
   const name = templateName();
-  let templateId = await rows.template(name);
-  if (!templateId) {
-    await store.holdLock("sandbox-template");
-    templateId = await rows.template(name);
-  }
-  if (!templateId) {
-    const template = await store.createOrg("Sandbox template: demo data set 1");
-    const admin = await newAdmin(store, template);
-    const { seed } = await import("../seed/index.js");
-    // Inside this transaction; PostgreSQL's statistics are gathered by ANALYZE alone (no VACUUM in a transaction).
-    const seeding = new Proxy(store, {
-      get(target, property) {
-        if (property === "updateStatistics") return () => rows.analyze();
-        const value = Reflect.get(target, property);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    await seed(seeding, template, admin, { sandboxes: false });
-    await rows.setTemplate(name, template.id);
-    templateId = template.id;
-  }
-  const template = await store.getOrg(templateId);
-  if (!template) throw new Error(`the sandbox template ${templateId} is gone`);
-  return rows.copyOrg(template, org);
+  const kept = await rows.template(name);
+  if (kept) return kept;
+  await store.holdLock("sandbox-template");
+  const made = await rows.template(name);
+  if (made) return made;
+  const template = await store.createOrg("Sandbox template: demo data set 1");
+  const admin = await newAdmin(store, template);
+  const { seed } = await import("../seed/index.js");
+  // Inside this transaction; PostgreSQL's statistics are gathered by ANALYZE alone (no VACUUM in a transaction).
+  const seeding = new Proxy(store, {
+    get(target, property) {
+      if (property === "updateStatistics") return () => rows.analyze();
+      const value = Reflect.get(target, property);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  await seed(seeding, template, admin, { sandboxes: false });
+  await rows.setTemplate(name, template.id);
+  return template.id;
+}
+
+/**
+ * Makes the demo data set's template now, unless this release's exists: a server started for test suites
+ * (`serve`, startStandIn) does it as it starts, so that the first seeded sandbox is a copy, not a seed run
+ * (a second of work, and every create that comes meanwhile waits for it).
+ */
+export async function prepareDemoTemplate(store: Store): Promise<void> {
+  await store.transaction(demoTemplate);
 }
 
 function pageOf(input: { cursor?: string; mode?: "after" | "before"; limit?: number }) {

@@ -2,12 +2,11 @@
 // demo data set is loaded into once so that a seeded sandbox is a copy of it. Everything lives in the
 // database, so every server process on it serves the same sandboxes. The tables are migration
 // 0010_sandboxes (./sandbox-migration.ts); they are typed here, beside the store's own tables.
-import { randomBytes } from "node:crypto";
 import { type Generated, type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { decodeCursor, encodeCursor, listHash } from "./cursors.js";
 import { now, toDevUser } from "./rows.js";
 import type { SqlContext } from "./sql-context.js";
-import type { DB, DevUsersTable, TokensTable } from "./tables.js";
+import type { DB, DevUsersTable } from "./tables.js";
 import type { DevUser, Org, PageOf } from "./types.js";
 
 export interface SandboxRow {
@@ -198,9 +197,9 @@ export class SandboxStore {
 
   /**
    * Copies everything of organization `from` into the empty organization `to`: users, counters, records and
-   * tokens, each id (and each id inside a record's document) moved to `to`'s number, in a few statements.
-   * Copied tokens get new random hashes: their secrets were never shown, so nobody can use them. Answers
-   * the copy of `from`'s first user.
+   * tokens, each id (and each id inside a record's document) moved to `to`'s number, in one statement each.
+   * Copied tokens' secrets were never shown, and their hashes are no token's, so nobody can use them.
+   * Answers the copy of `from`'s first user.
    */
   async copyOrg(from: Org, to: Org): Promise<DevUser> {
     const db = this.#ctx.db;
@@ -221,20 +220,14 @@ export class SandboxStore {
       select kind, ${moved("id")}, display_id, ${to.id}, subtype, ${moved("parent_id")}, label, external_ref,
         created_date, modified_date, object_version, ${data}
       from records where org_id = ${from.id} order by seq`.execute(db);
-    const tokens = await db.selectFrom("tokens").selectAll().where("org_id", "=", from.id).execute();
-    const move = (id: string) => id.replace(a, b);
-    for (const token of tokens) {
-      const row: TokensTable = {
-        ...token,
-        id: move(token.id),
-        org_id: to.id,
-        subject: move(token.subject),
-        created_by: move(token.created_by),
-        modified_by: move(token.modified_by),
-        hash: randomBytes(32).toString("hex"),
-      };
-      await db.insertInto("tokens").values(row).execute();
-    }
+    // A copied token's hash is no hash of a secret (a token's is hex): nothing authenticates as it.
+    await sql`insert into tokens (id, org_id, number, display_id, subject, hash, token_hint, requested_token_type,
+        scopes, client_id, status, issued_at, expires_at, created_by, created_date, modified_by, modified_date,
+        object_version)
+      select ${moved("id")}, ${to.id}, number, display_id, ${moved("subject")}, 'copied:' || ${moved("id")},
+        token_hint, requested_token_type, scopes, client_id, status, issued_at, expires_at, ${moved("created_by")},
+        created_date, ${moved("modified_by")}, modified_date, object_version
+      from tokens where org_id = ${from.id}`.execute(db);
     const first = await db
       .selectFrom("dev_users")
       .selectAll()
