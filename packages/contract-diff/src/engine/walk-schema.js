@@ -50,7 +50,7 @@ export function schemaDiffer(base, head) {
 function compare(context, b, bp, h, hp, direction, flags, stack) {
   const rb = resolve(context.base, b, bp);
   const rh = resolve(context.head, h, hp);
-  const id = `${rb.pointer}|${rh.pointer}|${direction}|${flags.readOnly ? 1 : 0}${flags.writeOnly ? 1 : 0}${flags.parameter ? 1 : 0}${flags.header ? 1 : 0}`;
+  const id = `${rb.pointer}|${rh.pointer}|${direction}|${flags.readOnly ? 1 : 0}${flags.writeOnly ? 1 : 0}${flags.parameter ? 1 : 0}${flags.header ? 1 : 0}${flags.text ? 1 : 0}`;
   if (context.memo.has(id)) return context.memo.get(id);
   if (stack.includes(id) || stack.length > MAX_DEPTH) return [];
   // Identical text at pointers that are both unchanged all the way down: nothing to compare.
@@ -89,7 +89,7 @@ function walk(context, bNode, bp, hNode, hp, direction, flags, stack, events) {
 
   compareUnions(scope, bp, hp, b, h);
   compareAllOf(scope, bNode, hNode);
-  compareTypes(b, h, emit);
+  compareTypes(b, h, emit, flags.text === true);
   compareValues(b, h, emit);
   compareBounds(b, h, emit);
   compareStrings(b, h, emit);

@@ -54,6 +54,14 @@ export function deprecation(e, policy) {
 export const STABILITY = ["draft", "alpha", "beta", "stable"];
 export const stabilityRank = (value) =>
   value === undefined ? STABILITY.length - 1 : STABILITY.indexOf(value);
+/**
+ * True for an `x-stability-level` that is set but is not a level. Such a value is an error on whichever side of
+ * a change it stands: in the base, it leaves unknown what the operation or property promised, so whether the
+ * change keeps that promise cannot be told (as the peer reports it).
+ */
+export const unreadableLevel = (value) => value !== undefined && stabilityRank(value) < 0;
+/** True for an `x-sunset` that is set but is not a date. */
+export const unreadableSunset = (value) => sunsetDate(value) === "invalid";
 
 /** A value as it reads in a message. */
 export const show = (value) =>

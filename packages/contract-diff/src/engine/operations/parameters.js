@@ -1,7 +1,7 @@
 // Parameters of an operation and its path item: matched by location and name (header names in any case, a
 // path parameter by its position in the template), then added, removed, required, deprecated, serialized
 // differently, or their schemas compared (sent by the caller: `outward`).
-import { child, resolve } from "../schema-view.js";
+import { child, resolve, typesOf } from "../schema-view.js";
 import { forward } from "./context.js";
 
 /**
@@ -106,13 +106,65 @@ function compareParameter(context, old, { node, pointer }, emit, outward) {
     if (old.node[field] !== node[field])
       emit("parameter-serialization", { field, before: old.node[field], after: node[field], where, pointer });
   }
-  const schemaEvents = context.schemas.compare(
-    schemaOf(old.node),
-    schemaPointer(old.node, old.pointer),
-    schemaOf(node),
-    schemaPointer(node, pointer),
-    outward,
-    { parameter: true },
+  const flags = { parameter: true, text: !sentAsJson(old.node) && !sentAsJson(node) };
+  const bPointer = schemaPointer(old.node, old.pointer);
+  const hPointer = schemaPointer(node, pointer);
+  const items = explodedItems(context, old.node, bPointer, node, hPointer);
+  if (items) {
+    // One value on the wire (`?tag=a`) is an exploded list of one item: the list's items are compared with
+    // the old value, and the type is widened.
+    emit("type", {
+      change: "widened",
+      direction: outward,
+      before: items.before,
+      after: "array",
+      flags,
+      where,
+      pointer: hPointer,
+    });
+    const events = context.schemas.compare(
+      schemaOf(old.node),
+      bPointer,
+      items.schema,
+      items.pointer,
+      outward,
+      flags,
+    );
+    forward(events, emit, `${where}[]`);
+    return;
+  }
+  forward(
+    context.schemas.compare(schemaOf(old.node), bPointer, schemaOf(node), hPointer, outward, flags),
+    emit,
+    where,
   );
-  forward(schemaEvents, emit, where);
+}
+
+/** A parameter sent as JSON content (`content: { application/json: ... }`) keeps its JSON types on the wire. */
+const sentAsJson = (p) =>
+  p.schema === undefined && Object.keys(p.content ?? {}).some((media) => /[/+]json\b/i.test(media));
+
+/**
+ * When a query or cookie parameter that took one value became an exploded form list (`style: form`,
+ * `explode: true`, the defaults there), each value is sent as its own `name=value` pair, so what callers
+ * sent reads as a list of one item: the new list's items schema and pointer, and the old types as text.
+ * @param {OperationContext} context @param {any} old @param {string} bPointer @param {any} node
+ * @param {string} hPointer
+ * @returns {{ schema: any, pointer: string, before: string } | undefined}
+ */
+function explodedItems(context, old, bPointer, node, hPointer) {
+  if (node.in !== "query" && node.in !== "cookie") return undefined;
+  if ((node.style ?? "form") !== "form" || node.explode === false) return undefined;
+  if (old.schema === undefined || node.schema === undefined) return undefined;
+  const b = resolve(context.base, old.schema, bPointer).node;
+  const h = resolve(context.head, node.schema, hPointer);
+  const bt = typesOf(b);
+  const ht = typesOf(h.node);
+  if (bt?.has("array") || bt?.has("object") || !ht || ht.size !== 1 || !ht.has("array")) return undefined;
+  if (h.node.items === undefined || h.node.items === true) return undefined;
+  return {
+    schema: h.node.items,
+    pointer: child(h.pointer, "items"),
+    before: bt ? [...bt].join(" | ") : "any",
+  };
 }

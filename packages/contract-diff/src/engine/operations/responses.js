@@ -111,7 +111,7 @@ function compareHeaders(context, bh = {}, bp, hh = {}, hp, emit, direction, pref
           h.node.schema,
           child(h.pointer, "schema"),
           direction,
-          { header: true },
+          { header: true, text: true },
         ),
         emit,
         where,

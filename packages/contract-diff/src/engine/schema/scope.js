@@ -3,7 +3,8 @@
 
 /**
  * @typedef {"request" | "response"} Direction
- * @typedef {{ readOnly?: boolean, writeOnly?: boolean, parameter?: boolean, header?: boolean }} Flags
+ * @typedef {{ readOnly?: boolean, writeOnly?: boolean, parameter?: boolean, header?: boolean, text?: boolean }} Flags
+ *   `text`: the value travels as text (a parameter or header not sent as JSON content): no JSON types there
  * @typedef {{ kind: string, change?: string, direction: Direction, path: string, pointer: string,
  *   side: "base" | "head", before?: any, after?: any, flags: Flags, [k: string]: any }} SchemaEvent
  * @typedef {(kind: string, fields?: Record<string, any>) => void} Emit
