@@ -2,7 +2,7 @@
 // change event (walk-operations.js, walk-schema.js), lets the rules (src/rules) name and grade each event,
 // and folds the events that one change to a shared schema causes in many operations into one finding that
 // lists the operations it reaches.
-import { RULES } from "../rules/index.js";
+import { rulesOn } from "../rules/load.js";
 import { attachEvidence } from "./evidence.js";
 import { walkOperations } from "./walk-operations.js";
 
@@ -17,13 +17,6 @@ import { walkOperations } from "./walk-operations.js";
 export const LEVELS = Object.freeze(["error", "warning", "info"]);
 const UNSTABLE = new Set(["draft", "alpha", "beta"]);
 
-/** Rules by the event kind they read. */
-const byKind = new Map();
-for (const rule of RULES) {
-  if (!byKind.has(rule.on)) byKind.set(rule.on, []);
-  byKind.get(rule.on).push(rule);
-}
-
 /** A plain document as a loaded spec (no source lines). */
 export const fromDocument = (document, label = "document") => ({ document, label, origin: () => undefined });
 
@@ -36,7 +29,8 @@ export const fromDocument = (document, label = "document") => ({ document, label
  */
 export function diffSpecs(base, head, options = {}) {
   const policy = { now: options.now ?? new Date(), deprecationDays: options.deprecationDays ?? 0 };
-  const events = walkOperations(base.document, head.document);
+  parseTouched(base, head);
+  const events = walkOperations(base.document, head.document, unchangedOf(base, head));
   const findings = settle(group(events, base, head, policy));
   if (options.evidence !== false) attachEvidence(findings, base.document, head.document);
   const counts = /** @type {Record<Level, number>} */ (
@@ -58,6 +52,37 @@ export function diffSpecs(base, head, options = {}) {
 }
 
 /**
+ * Parses every file whose text differs between the two sides (or is on one side only), so a file the change
+ * breaks is refused whether or not an operation reaches it; files the change leaves alone are parsed only if
+ * the differ reads them.
+ * @param {LoadedSpec} base @param {LoadedSpec} head
+ */
+function parseTouched(base, head) {
+  if (!base.sources || !head.sources) return;
+  const b = base.sources.hashes;
+  const h = head.sources.hashes;
+  for (const [key, hash] of b) if (h.get(key) !== hash) base.sources.parse(key);
+  for (const [key, hash] of h) if (b.get(key) !== hash) head.sources.parse(key);
+}
+
+/**
+ * Whether the nodes at two pointers are equal with everything they reach, told by the files' texts alone
+ * (without parsing them): the same pointer, and the same token for what it reaches on both sides.
+ * @param {LoadedSpec} base @param {LoadedSpec} head
+ * @returns {import("./schema/scope.js").Unchanged}
+ */
+function unchangedOf(base, head) {
+  const b = base.sources;
+  const h = head.sources;
+  if (!b || !h) return () => false;
+  return (bp, hp) => {
+    if (bp !== hp) return false;
+    const token = b.reach(bp);
+    return token !== undefined && token === h.reach(hp);
+  };
+}
+
+/**
  * @typedef {Finding & { stable: boolean, removedName?: string }} Group
  *   a finding while events are folded into it: whether a stable operation reaches it, and the name of a
  *   removed property (for its place in a shared schema)
@@ -74,7 +99,7 @@ function group(events, base, head, policy) {
   /** @type {Map<string, Group>} */
   const groups = new Map();
   for (const event of events) {
-    for (const rule of byKind.get(event.kind) ?? []) {
+    for (const rule of rulesOn(event.kind)) {
       if (!rule.when(event, policy)) continue;
       const message = rule.message(event, policy);
       const id = `${rule.id}|${event.side}|${event.pointer}|${message}`;

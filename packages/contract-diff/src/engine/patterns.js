@@ -1,7 +1,14 @@
 // Whether a changed `pattern` only accepts more: strings made from the old pattern (randexp writes strings a
 // regular expression matches) must all match the new one. A sample the new pattern refuses proves it
 // narrower; none refused is taken as "generalized", as far as sampling can tell.
-import RandExp from "randexp";
+import { createRequire } from "node:module";
+
+// randexp is loaded on the first changed pattern, not with the module (most reviews change none); it is
+// CommonJS, so `require` loads it synchronously.
+const require = createRequire(import.meta.url);
+/** @type {typeof import("randexp") | undefined} */
+let RandExpClass;
+const randExp = () => (RandExpClass ??= require("randexp"));
 
 const SAMPLES = 64;
 const cache = new Map();
@@ -47,6 +54,7 @@ export function comparePatterns(before, after) {
   if (compile(before) && next) {
     try {
       // @ts-expect-error randexp's types declare an ES default export; the module is CommonJS, whose default is the class
+      const RandExp = randExp();
       const generator = new RandExp(before);
       generator.max = 8;
       // A fixed seed keeps the verdict the same from one run to the next.

@@ -13,7 +13,7 @@ import { compareSubschemas } from "./schema/subschemas.js";
 import { compareTypes } from "./schema/types.js";
 import { compareAllOf, compareUnions } from "./schema/unions.js";
 import { compareBounds, compareValues } from "./schema/values-bounds.js";
-import { resolve, view } from "./schema-view.js";
+import { isObject, resolve, view } from "./schema-view.js";
 
 const MAX_DEPTH = 64;
 
@@ -25,10 +25,13 @@ const MAX_DEPTH = 64;
  * @typedef {import("./schema/scope.js").SchemaScope} SchemaScope
  */
 
-/** @param {Record<string, any>} base @param {Record<string, any>} head */
-export function schemaDiffer(base, head) {
+/**
+ * @param {Record<string, any>} base @param {Record<string, any>} head
+ * @param {import("./schema/scope.js").Unchanged} [unchanged]
+ */
+export function schemaDiffer(base, head, unchanged = () => false) {
   /** @type {DifferContext} */
-  const context = { base, head, memo: new Map(), texts: new WeakMap(), sameRefs: new Map() };
+  const context = { base, head, memo: new Map(), texts: new WeakMap(), sameRefs: new Map(), unchanged };
   return {
     /**
      * @param {any} b base schema @param {string} bp its pointer @param {any} h head schema @param {string} hp
@@ -48,6 +51,8 @@ export function schemaDiffer(base, head) {
  * @returns {SchemaEvent[]}
  */
 function compare(context, b, bp, h, hp, direction, flags, stack) {
+  // The same reference on both sides to files whose texts are the same: nothing to compare, nothing to parse.
+  if (refOnly(b) && refOnly(h) && b.$ref === h.$ref && context.unchanged(b.$ref, h.$ref)) return [];
   const rb = resolve(context.base, b, bp);
   const rh = resolve(context.head, h, hp);
   const id = `${rb.pointer}|${rh.pointer}|${direction}|${flags.readOnly ? 1 : 0}${flags.writeOnly ? 1 : 0}${flags.parameter ? 1 : 0}${flags.header ? 1 : 0}${flags.text ? 1 : 0}`;
@@ -63,6 +68,9 @@ function compare(context, b, bp, h, hp, direction, flags, stack) {
   context.memo.set(id, events);
   return events;
 }
+
+/** A node that is a `$ref` and nothing else. @param {unknown} node @returns {node is { $ref: string }} */
+const refOnly = (node) => isObject(node) && typeof node.$ref === "string" && Object.keys(node).length === 1;
 
 /** Compares one resolved pair of schemas, keyword family by keyword family, into `events`. */
 function walk(context, bNode, bp, hNode, hp, direction, flags, stack, events) {

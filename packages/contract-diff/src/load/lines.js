@@ -1,7 +1,7 @@
 // Where each node of a parsed YAML (or JSON) file starts: JSON pointer (without the leading `#`) -> 1-based
 // line of the node's key (its own first line for the root and for list items).
-import { isMap, isPair, isScalar, isSeq } from "yaml";
 import { escapeSegment } from "../engine/schema-view.js";
+import { yaml } from "./yaml.js";
 
 /**
  * @param {unknown} root the document's contents node
@@ -9,6 +9,8 @@ import { escapeSegment } from "../engine/schema-view.js";
  * @returns {Map<string, number>}
  */
 export function lineIndex(root, counter) {
+  const { isMap, isPair, isScalar, isSeq } = yaml();
+  /** @type {Map<string, number>} */
   const lines = new Map();
   const lineAt = (offset) => counter.linePos(offset).line;
   /** @param {any} node a node of the document @param {string} pointer @param {number} line */

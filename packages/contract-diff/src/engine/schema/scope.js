@@ -8,8 +8,11 @@
  * @typedef {{ kind: string, change?: string, direction: Direction, path: string, pointer: string,
  *   side: "base" | "head", before?: any, after?: any, flags: Flags, [k: string]: any }} SchemaEvent
  * @typedef {(kind: string, fields?: Record<string, any>) => void} Emit
+ * @typedef {(basePointer: string, headPointer: string) => boolean} Unchanged
+ *   true when the nodes at the two pointers are equal with everything they reach, as the loaded files' texts
+ *   tell without parsing them (engine/index.js); false when that cannot be told
  * @typedef {{ base: Record<string, any>, head: Record<string, any>, memo: Map<string, SchemaEvent[]>,
- *   texts: WeakMap<object, string>, sameRefs: Map<string, boolean> }} DifferContext
+ *   texts: WeakMap<object, string>, sameRefs: Map<string, boolean>, unchanged: Unchanged }} DifferContext
  *   the two documents and what one differ remembers between comparisons
  * @typedef {{ base: Record<string, any>, head: Record<string, any>, direction: Direction, flags: Flags,
  *   emit: Emit,
