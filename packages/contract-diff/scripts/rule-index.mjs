@@ -11,9 +11,13 @@ const RULES_DIR = "packages/contract-diff/src/rules";
 const NOT_RULES = new Set(["index.js", "rule.js", "support.js", "kinds.js", "load.js"]);
 
 /** `operation-removed-after-sunset.js` -> `operationRemovedAfterSunset`. */
-const identifier = (file) => file.slice(0, -".js".length).replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
+const identifier = (/** @type {string} */ file) =>
+  file.slice(0, -".js".length).replace(/-([a-z0-9])/g, (_, /** @type {string} */ c) => c.toUpperCase());
 
-/** The source of the index of the rule modules `files` (file names), in the order of their names. */
+/**
+ * The source of the index of the rule modules `files` (file names), in the order of their names.
+ * @param {string[]} files
+ */
 export function ruleIndexSource(files) {
   // By name without the extension (`operation-removed` before `operation-removed-after-sunset`), as the
   // repository's formatter orders imports.
@@ -49,7 +53,7 @@ export function ruleKindsSource(sources) {
   const kinds = new Map();
   for (const file of Object.keys(sources).sort()) {
     if (!file.endsWith(".js") || NOT_RULES.has(file)) continue;
-    const on = /^\s*on: "([^"]+)",$/m.exec(sources[file])?.[1];
+    const on = /^\s*on: "([^"]+)",$/m.exec(sources[file] ?? "")?.[1];
     if (!on) throw new Error(`${file} names no event kind (on: "...")`);
     kinds.set(on, [...(kinds.get(on) ?? []), file.slice(0, -".js".length)]);
   }
@@ -86,7 +90,7 @@ export const ruleIndexGenerator = {
   name: "contract-diff rules",
   inputs: [],
   outputs: [RULE_INDEX_FILE, RULE_KINDS_FILE],
-  generate: ({ root }) => ({
+  generate: (/** @type {{ root: string }} */ { root }) => ({
     files: {
       [RULE_INDEX_FILE]: ruleIndexSource(readdirSync(join(root, RULES_DIR))),
       [RULE_KINDS_FILE]: ruleKindsSource(ruleSources(join(root, RULES_DIR))),

@@ -10,14 +10,15 @@ import { isObject, key } from "./schema-view.js";
 import { schemaDiffer } from "./walk-schema.js";
 
 /**
- * @param {Record<string, any>} base
- * @param {Record<string, any>} head
+ * @param {Record<string, import("./json.js").Json>} base
+ * @param {Record<string, import("./json.js").Json>} head
  * @param {import("./schema/scope.js").Unchanged} [unchanged] what the loaded files' texts tell is unchanged
- * @returns {any[]} events, each with `operation` ({ operationId, method, path, stability, webhook }) and `where`
+ * @returns {import("./json.js").Json[]} events, each with `operation` ({ operationId, method, path, stability, webhook }) and `where`
  */
 export function walkOperations(base, head, unchanged = () => false) {
   /** @type {import("./operations/context.js").OperationContext} */
   const context = { base, head, schemas: schemaDiffer(base, head, unchanged) };
+  /** @type {import("../index.js").ChangeEvent[]} */
   const events = [];
   const kept = keptItems(base, head, unchanged);
   const before = operationsOf(without(base, kept));
@@ -49,18 +50,18 @@ export function walkOperations(base, head, unchanged = () => false) {
  * reach) are the same: none of their operations changed, so they are neither read nor parsed. Only when the
  * security they may inherit reads the same, and no other path shares their template (a renamed path
  * parameter pairs operations across path keys).
- * @param {Record<string, any>} base @param {Record<string, any>} head
+ * @param {Record<string, import("./json.js").Json>} base @param {Record<string, import("./json.js").Json>} head
  * @param {import("./schema/scope.js").Unchanged} unchanged
  * @returns {{ paths: Set<string>, webhooks: Set<string> }}
  */
 function keptItems(base, head, unchanged) {
-  /** @param {any} item @returns {string | undefined} */
+  /** @param {import("./json.js").Json} item @returns {string | undefined} */
   const refOf = (item) =>
     isObject(item) && typeof item.$ref === "string" && Object.keys(item).length === 1 ? item.$ref : undefined;
-  /** @param {unknown} container @returns {Record<string, any>} */
+  /** @param {unknown} container @returns {Record<string, import("./json.js").Json>} */
   const entries = (container) => (isObject(container) ? container : {});
   /** @param {string} name */
-  const same = (name, kind) => {
+  const same = (name, /** @type {string} */ kind) => {
     const ref = refOf(entries(base[kind])[name]);
     return ref !== undefined && ref === refOf(entries(head[kind])[name]) && unchanged(ref, ref);
   };
@@ -80,7 +81,7 @@ function keptItems(base, head, unchanged) {
 
 /**
  * The document without the kept path items and webhooks (a shallow copy; the document itself is not changed).
- * @param {Record<string, any>} doc @param {{ paths: Set<string>, webhooks: Set<string> }} kept
+ * @param {Record<string, import("./json.js").Json>} doc @param {{ paths: Set<string>, webhooks: Set<string> }} kept
  */
 function without(doc, kept) {
   if (kept.paths.size === 0 && kept.webhooks.size === 0) return doc;
@@ -97,14 +98,14 @@ function without(doc, kept) {
  * parameters and the security it inherits read the same).
  * @param {import("./operations/context.js").OperationContext} context
  * @param {ReturnType<typeof operationsOf>} before @param {ReturnType<typeof operationsOf>} after
- * @param {any[]} events
+ * @param {import("../index.js").ChangeEvent[]} events
  */
 function compareKept(context, before, after, events) {
   const { base, head, schemas } = context;
   for (const [id, h] of after) {
     const b = before.get(id);
     const operation = describe(h, b);
-    const emit = (kind, fields) =>
+    const emit = (/** @type {string} */ kind, /** @type {Record<string, unknown>} */ fields) =>
       events.push({ kind, operation, where: "", pointer: h.pointer, side: "head", ...fields });
     if (!b) {
       emit(h.webhook ? "webhook" : "operation", { change: "added" });

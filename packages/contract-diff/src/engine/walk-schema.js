@@ -26,7 +26,7 @@ const MAX_DEPTH = 64;
  */
 
 /**
- * @param {Record<string, any>} base @param {Record<string, any>} head
+ * @param {Record<string, import("./json.js").Json>} base @param {Record<string, import("./json.js").Json>} head
  * @param {import("./schema/scope.js").Unchanged} [unchanged]
  */
 export function schemaDiffer(base, head, unchanged = () => false) {
@@ -34,19 +34,20 @@ export function schemaDiffer(base, head, unchanged = () => false) {
   const context = { base, head, memo: new Map(), texts: new WeakMap(), sameRefs: new Map(), unchanged };
   return {
     /**
-     * @param {any} b base schema @param {string} bp its pointer @param {any} h head schema @param {string} hp
+     * @param {import("./json.js").Json} b base schema @param {string} bp its pointer @param {import("./json.js").Json} h head schema @param {string} hp
      * @param {Direction} direction @param {Flags} [flags]
      * @returns {SchemaEvent[]}
      */
     compare: (b, bp, h, hp, direction, flags = {}) => compare(context, b, bp, h, hp, direction, flags, []),
     /** True when two nodes read the same and every $ref below them names the same text in both documents. */
-    same: (b, h) => same(context, b, h),
+    same: (/** @type {import("./json.js").Json} */ b, /** @type {import("./json.js").Json} */ h) =>
+      same(context, b, h),
   };
 }
 
 /**
  * @param {DifferContext} context
- * @param {any} b base schema @param {string} bp its pointer @param {any} h head schema @param {string} hp
+ * @param {import("./json.js").Json} b base schema @param {string} bp its pointer @param {import("./json.js").Json} h head schema @param {string} hp
  * @param {Direction} direction @param {Flags} flags @param {string[]} stack
  * @returns {SchemaEvent[]}
  */
@@ -56,13 +57,15 @@ function compare(context, b, bp, h, hp, direction, flags, stack) {
   const rb = resolve(context.base, b, bp);
   const rh = resolve(context.head, h, hp);
   const id = `${rb.pointer}|${rh.pointer}|${direction}|${flags.readOnly ? 1 : 0}${flags.writeOnly ? 1 : 0}${flags.parameter ? 1 : 0}${flags.header ? 1 : 0}${flags.text ? 1 : 0}`;
-  if (context.memo.has(id)) return context.memo.get(id);
+  const known = context.memo.get(id);
+  if (known) return known;
   if (stack.includes(id) || stack.length > MAX_DEPTH) return [];
   // Identical text at pointers that are both unchanged all the way down: nothing to compare.
   if (same(context, rb.node, rh.node)) {
     context.memo.set(id, []);
     return [];
   }
+  /** @type {SchemaEvent[]} */
   const events = [];
   walk(context, rb.node, rb.pointer, rh.node, rh.pointer, direction, flags, [...stack, id], events);
   context.memo.set(id, events);
@@ -72,8 +75,22 @@ function compare(context, b, bp, h, hp, direction, flags, stack) {
 /** A node that is a `$ref` and nothing else. @param {unknown} node @returns {node is { $ref: string }} */
 const refOnly = (node) => isObject(node) && typeof node.$ref === "string" && Object.keys(node).length === 1;
 
-/** Compares one resolved pair of schemas, keyword family by keyword family, into `events`. */
-function walk(context, bNode, bp, hNode, hp, direction, flags, stack, events) {
+/**
+ * Compares one resolved pair of schemas, keyword family by keyword family, into `events`.
+ * @param {DifferContext} context @param {Direction} direction @param {Flags} flags @param {string[]} stack
+ * @param {SchemaEvent[]} events
+ */
+function walk(
+  context,
+  /** @type {import("./json.js").Json} */ bNode,
+  /** @type {string} */ bp,
+  /** @type {import("./json.js").Json} */ hNode,
+  /** @type {string} */ hp,
+  direction,
+  flags,
+  stack,
+  events,
+) {
   /** @type {SchemaScope} */
   const scope = {
     base: context.base,

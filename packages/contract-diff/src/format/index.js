@@ -19,7 +19,7 @@ export const FORMATS = Object.freeze(Object.keys(RENDERERS));
 /**
  * @param {import("../engine/index.js").Report} report
  * @param {"text" | "markdown" | "json" | "junit" | "github" | "sarif" | "github-review"} format
- * @param {{ gate?: import("../gate.js").GateResult, sourceUrl?: string, rules?: readonly any[],
+ * @param {{ gate?: import("../gate.js").GateResult, sourceUrl?: string, rules?: readonly import("../engine/json.js").Json[],
  *   review?: { commitId?: string, hunks?: import("./github-review.js").Hunks } }} [context]
  */
 export function formatReport(report, format, context = {}) {

@@ -26,7 +26,7 @@ export const FILES = "x-contract-files";
  *   display: (location: string) => string }} Reader
  */
 
-const isUrl = (value) => /^https?:\/\//i.test(value);
+const isUrl = (/** @type {import("../engine/json.js").Json} */ value) => /^https?:\/\//i.test(value);
 
 /**
  * What `argument` names, decided once: an http(s) URL, a file (relative to `cwd`), or a git revision of the
@@ -47,7 +47,7 @@ export function sourceOf(argument, where = {}) {
 }
 
 /** The first of `candidates` that names a commit of the repository at `root`, as a source; undefined if none. */
-export function firstRevision(root, candidates) {
+export function firstRevision(/** @type {string} */ root, /** @type {string[]} */ candidates) {
   for (const name of candidates) {
     const sha = commitOf(root, name);
     if (sha) return /** @type {Source} */ ({ kind: "revision", name, sha });
@@ -75,19 +75,20 @@ export async function loadSpec(source, options = {}) {
   return load(entry, revisionReader(root, given.name, given.sha), options.label ?? label);
 }
 
-function displayPath(root, path) {
+function displayPath(/** @type {string} */ root, /** @type {string} */ path) {
   const inside = relative(root, path);
   return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside.split("\\").join("/") : path;
 }
 
 /** @returns {Reader} */
-function fileReader(root) {
+function fileReader(/** @type {string} */ root) {
   return {
     read: (location) => {
       try {
         return readFileSync(location, "utf8");
       } catch (err) {
-        throw new InputError(`cannot read ${location}: ${err.code ?? err.message}`);
+        const error = /** @type {NodeJS.ErrnoException} */ (err);
+        throw new InputError(`cannot read ${location}: ${error.code ?? error.message}`);
       }
     },
     resolve: (from, ref) => (isUrl(ref) ? ref : normalize(join(dirname(from), decodeURI(ref)))),
@@ -103,7 +104,8 @@ function urlReader() {
       try {
         response = await fetch(location, { signal: AbortSignal.timeout(30_000) });
       } catch (err) {
-        throw new InputError(`cannot fetch ${location}: ${err.cause?.message ?? err.message}`);
+        const error = /** @type {Error & { cause?: Error }} */ (err);
+        throw new InputError(`cannot fetch ${location}: ${error.cause?.message ?? error.message}`);
       }
       if (!response.ok) throw new InputError(`cannot fetch ${location}: HTTP ${response.status}`);
       return response.text();
@@ -114,7 +116,7 @@ function urlReader() {
 }
 
 /**
- * @typedef {{ value: any, document?: import("yaml").Document, counter?: import("yaml").LineCounter }} Parsed
+ * @typedef {{ value: import("../engine/json.js").Json, document?: import("yaml").Document, counter?: import("yaml").LineCounter }} Parsed
  */
 
 /**
@@ -155,15 +157,18 @@ function yamlDocument(text) {
  */
 function linesOf(file) {
   if (!file.lines) {
-    const { document, counter } = file.document && file.counter ? file : yamlDocument(file.text);
-    file.lines = lineIndex(document.contents, /** @type {import("yaml").LineCounter} */ (counter));
+    const parsed =
+      file.document && file.counter
+        ? { document: file.document, counter: file.counter }
+        : yamlDocument(file.text);
+    file.lines = lineIndex(parsed.document.contents, parsed.counter);
     file.document = undefined;
     file.counter = undefined;
   }
   return file.lines;
 }
 
-function checkVersion(value, where) {
+function checkVersion(/** @type {import("../engine/json.js").Json} */ value, /** @type {string} */ where) {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new InputError(`${where} is not an OpenAPI document (its top level is not a mapping)`);
   }
@@ -185,7 +190,7 @@ function checkVersion(value, where) {
  * its text holds (read by ./scan.js, or from its parsed value when the text cannot be read cleanly);
  * `reaches`, the files they name.
  * @typedef {{ location: string, key: string, display: string, text: string, hash: string, refs: string[],
- *   reaches: Set<string>, value?: any, parsed: boolean, local?: boolean, document?: import("yaml").Document,
+ *   reaches: Set<string>, value?: import("../engine/json.js").Json, parsed: boolean, local?: boolean, document?: import("yaml").Document,
  *   counter?: import("yaml").LineCounter, lines?: Map<string, number> }} SpecFile
  */
 
@@ -218,7 +223,9 @@ async function load(entry, reader, label) {
   const parseFile = (file) => {
     if (file.parsed) return;
     Object.assign(file, parse(file.text, file.display), { parsed: true });
-    file.refs = collectRefs(file.value, []).map((holder) => holder.$ref);
+    file.refs = collectRefs(file.value, []).map(
+      (/** @type {import("../engine/json.js").Json} */ holder) => holder.$ref,
+    );
   };
 
   const first = fileOf(entry, await reader.read(entry));
@@ -309,11 +316,11 @@ const messageOf = (err) => (err instanceof Error ? err.message : String(err));
 
 /**
  * The external files' values under their keys, each parsed when first read (a getter that then stays a value).
- * @param {SpecFile[]} external @param {(file: SpecFile) => any} localValue
- * @returns {Record<string, any>}
+ * @param {SpecFile[]} external @param {(file: SpecFile) => import("../engine/json.js").Json} localValue
+ * @returns {Record<string, import("../engine/json.js").Json>}
  */
 function lazyValues(external, localValue) {
-  /** @type {Record<string, any>} */
+  /** @type {Record<string, import("../engine/json.js").Json>} */
   const values = {};
   for (const file of external) {
     Object.defineProperty(values, file.key, {
@@ -385,7 +392,11 @@ function fileKeyOf(pointer) {
 }
 
 /** Every object holding a string `$ref`, in document order. */
-function collectRefs(node, out, seen = new Set()) {
+function collectRefs(
+  /** @type {import("../engine/json.js").Json} */ node,
+  /** @type {{ $ref: string }[]} */ out,
+  seen = new Set(),
+) {
   if (node === null || typeof node !== "object" || seen.has(node)) return out;
   seen.add(node);
   if (Array.isArray(node)) {
@@ -398,13 +409,17 @@ function collectRefs(node, out, seen = new Set()) {
 }
 
 /** The file and line of a pointer in the loaded document: the deepest node of it that a file records. */
-function originOf(pointer, byKey, entryName) {
+function originOf(
+  /** @type {string} */ pointer,
+  /** @type {Map<string, SpecFile>} */ byKey,
+  /** @type {string} */ entryName,
+) {
   if (typeof pointer !== "string" || !pointer.startsWith("#")) return undefined;
   let segments = pointer.slice(1).split("/").slice(1);
   let file = byKey.get("");
   let name = entryName;
   if (segments[0] === FILES && segments.length > 1) {
-    const key = segments[1].replaceAll("~1", "/").replaceAll("~0", "~");
+    const key = (segments[1] ?? "").replaceAll("~1", "/").replaceAll("~0", "~");
     file = byKey.get(key);
     name = file?.display ?? key;
     segments = segments.slice(2);

@@ -12,21 +12,28 @@ import { forward } from "./context.js";
  */
 
 /** The schema of a parameter: its `schema`, else the one of its first `content` entry. */
-const schemaOf = (p) => p.schema ?? Object.values(p.content ?? {})[0]?.schema ?? {};
+const schemaOf = (/** @type {import("../json.js").Json} */ p) =>
+  p.schema ?? Object.values(p.content ?? {})[0]?.schema ?? {};
 
 /** Where that schema lives, below the parameter's pointer `at`. */
-const schemaPointer = (p, at) =>
+const schemaPointer = (/** @type {import("../json.js").Json} */ p, /** @type {string} */ at) =>
   p.schema ? child(at, "schema") : child(at, "content", Object.keys(p.content ?? {})[0] ?? "", "schema");
 
-/** @param {OperationEntry} entry @returns {Map<string, { node: any, pointer: string }>} */
-function parametersOf(doc, entry) {
+/** @param {OperationEntry} entry @returns {Map<string, { node: import("../json.js").Json, pointer: string }>} */
+function parametersOf(/** @type {import("../json.js").Json} */ doc, entry) {
   const out = new Map();
   const list = [
     ...(Array.isArray(entry.item.parameters)
-      ? entry.item.parameters.map((p, i) => [p, child(entry.itemPointer, "parameters", i)])
+      ? entry.item.parameters.map((/** @type {import("../json.js").Json} */ p, /** @type {number} */ i) => [
+          p,
+          child(entry.itemPointer, "parameters", i),
+        ])
       : []),
     ...(Array.isArray(entry.op.parameters)
-      ? entry.op.parameters.map((p, i) => [p, child(entry.pointer, "parameters", i)])
+      ? entry.op.parameters.map((/** @type {import("../json.js").Json} */ p, /** @type {number} */ i) => [
+          p,
+          child(entry.pointer, "parameters", i),
+        ])
       : []),
   ];
   const template = [...entry.path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
@@ -81,8 +88,8 @@ export function compareParameters(context, b, h, emit, outward) {
 
 /**
  * A parameter on both sides.
- * @param {OperationContext} context @param {{ node: any, pointer: string }} old
- * @param {{ node: any, pointer: string }} current @param {Emit} emit @param {Direction} outward
+ * @param {OperationContext} context @param {{ node: import("../json.js").Json, pointer: string }} old
+ * @param {{ node: import("../json.js").Json, pointer: string }} current @param {Emit} emit @param {Direction} outward
  */
 function compareParameter(context, old, { node, pointer }, emit, outward) {
   const where = `${node.in}.${node.name}`;
@@ -141,16 +148,16 @@ function compareParameter(context, old, { node, pointer }, emit, outward) {
 }
 
 /** A parameter sent as JSON content (`content: { application/json: ... }`) keeps its JSON types on the wire. */
-const sentAsJson = (p) =>
+const sentAsJson = (/** @type {import("../json.js").Json} */ p) =>
   p.schema === undefined && Object.keys(p.content ?? {}).some((media) => /[/+]json\b/i.test(media));
 
 /**
  * When a query or cookie parameter that took one value became an exploded form list (`style: form`,
  * `explode: true`, the defaults there), each value is sent as its own `name=value` pair, so what callers
  * sent reads as a list of one item: the new list's items schema and pointer, and the old types as text.
- * @param {OperationContext} context @param {any} old @param {string} bPointer @param {any} node
+ * @param {OperationContext} context @param {import("../json.js").Json} old @param {string} bPointer @param {import("../json.js").Json} node
  * @param {string} hPointer
- * @returns {{ schema: any, pointer: string, before: string } | undefined}
+ * @returns {{ schema: import("../json.js").Json, pointer: string, before: string } | undefined}
  */
 function explodedItems(context, old, bPointer, node, hPointer) {
   if (node.in !== "query" && node.in !== "cookie") return undefined;

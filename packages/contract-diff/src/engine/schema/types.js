@@ -13,13 +13,14 @@ const FORMAT_WIDER = { int32: ["int64"], float: ["double"] };
 const SCALARS = new Set(["number", "integer", "boolean"]);
 
 /**
- * @param {Record<string, any>} b @param {Record<string, any>} h @param {Emit} emit
+ * @param {Record<string, import("../json.js").Json>} b @param {Record<string, import("../json.js").Json>} h @param {Emit} emit
  * @param {boolean} [text] the value travels as text (see above)
  */
 export function compareTypes(b, h, emit, text = false) {
   const bt = typesOf(b);
   const ht = typesOf(h);
-  const union = (schema) => Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf);
+  const union = (/** @type {import("../json.js").Json} */ schema) =>
+    Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf);
   // A union on one side says its types through its variants: the union rules report that change.
   if ((!bt || !ht) && (union(b) || union(h))) return compareFormat(b, h, emit);
   if (bt || ht) compareTypeSets(bt, ht, emit, text);
@@ -40,13 +41,14 @@ const covered = (types, type, text) =>
 function compareTypeSets(bt, ht, emit, asText) {
   const same = bt && ht && bt.size === ht.size && [...bt].every((t) => ht.has(t));
   if (!same) {
-    const withoutNull = (types) => (types ? new Set([...types].filter((t) => t !== "null")) : undefined);
+    const withoutNull = (/** @type {Set<string> | undefined} */ types) =>
+      types ? new Set([...types].filter((t) => t !== "null")) : undefined;
     const bn = withoutNull(bt);
     const hn = withoutNull(ht);
     const nullOnly = bn && hn && bn.size === hn.size && [...bn].every((t) => hn.has(t));
-    if (nullOnly) emit("nullable", { change: ht.has("null") ? "set" : "unset" });
+    if (nullOnly) emit("nullable", { change: ht?.has("null") ? "set" : "unset" });
     else {
-      const text = (types) => (types ? [...types].join(" | ") : "any");
+      const text = (/** @type {Set<string> | undefined} */ types) => (types ? [...types].join(" | ") : "any");
       let change = "changed";
       if (!ht) change = "widened";
       else if (!bt) change = "narrowed";
@@ -58,7 +60,11 @@ function compareTypeSets(bt, ht, emit, asText) {
 }
 
 /** @param {Emit} emit */
-function compareFormat(b, h, emit) {
+function compareFormat(
+  /** @type {import("../json.js").Json} */ b,
+  /** @type {import("../json.js").Json} */ h,
+  emit,
+) {
   if (b.format !== h.format) {
     let change = "changed";
     if (b.format === undefined) change = "set";
