@@ -3,6 +3,7 @@
 // samples' variables and the changelog), one part per operation (its method and path, what changed in it, its
 // scopes and description, parameters, body, answers and code samples) and one part per named schema. The
 // page's script (scripts/docs-console/) then adds the console, the search and the sandbox button.
+import { operationAnchor as anchorOf } from "../packages/docs/index.js";
 import { deref } from "../packages/spec/index.js";
 import { errorTypes } from "./docs-console-data.mjs";
 import {
@@ -17,8 +18,8 @@ import {
   typeLabel,
 } from "./docs-schema-html.mjs";
 
-/** The anchor of an operation's part: the form links to the page have always had. */
-export const operationAnchor = ({ raw }) => `tag/${raw.tags?.[0] ?? "other"}/operation/${raw.operationId}`;
+/** The anchor of an operation's part (@workapi/docs says its form, which the server's deprecation links use). */
+export const operationAnchor = ({ raw }) => anchorOf(raw);
 
 /** The anchor of an introduction's section (`section/Changelog`). */
 const sectionAnchor = (title) => `section/${title.replace(/\s+/g, "-")}`;

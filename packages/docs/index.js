@@ -10,3 +10,16 @@ export const faviconPath = new URL("./favicon.svg", import.meta.url);
 export function readDocsHtml() {
   return readFileSync(docsPath, "utf8");
 }
+
+/** Where the page shows the reference: the path the reference server serves it at. */
+export const DOCS_PAGE = "/docs";
+
+/**
+ * The anchor of an operation's part of the page (`tag/tags/operation/tags-list`): its first tag and its
+ * operationId, the form links to the page have always had. The page and the server's deprecation links
+ * (`Link: </docs#...>; rel="deprecation"`) both take it from here.
+ * @param {{ operationId: string, tags?: string[] }} operation
+ */
+export function operationAnchor(operation) {
+  return `tag/${operation.tags?.[0] ?? "other"}/operation/${operation.operationId}`;
+}

@@ -10,6 +10,12 @@ export interface DeprecationNotice {
   deprecation: string;
   /** The `Sunset` header (RFC 8594, an HTTP-date), when sent: after it the operation may answer no more. */
   sunset?: string | undefined;
+  /**
+   * The `Link` header as sent, when there is one: RFC 9745's `<url>; rel="deprecation"` names where the
+   * deprecation is documented (the reference server links the operation's part of its `/docs` page, relative to
+   * the call's URL).
+   */
+  link?: string | undefined;
 }
 
 export type DeprecationHook = (notice: DeprecationNotice) => void;
@@ -24,7 +30,12 @@ export function deprecationWatcher(hook: DeprecationHook | false = (n) => consol
     const deprecation = headers.get("deprecation");
     if (hook && deprecation && !told.has(operation)) {
       told.add(operation);
-      hook({ operation, deprecation, sunset: headers.get("sunset") ?? undefined });
+      hook({
+        operation,
+        deprecation,
+        sunset: headers.get("sunset") ?? undefined,
+        link: headers.get("link") ?? undefined,
+      });
     }
   };
 }

@@ -13,7 +13,11 @@ beforeEach(() => server.reset());
 
 const deprecatedTags = () =>
   server.route("/tags.list", () => ({
-    headers: { deprecation: "@1700000000", sunset: "Wed, 30 Jun 2027 00:00:00 GMT" },
+    headers: {
+      deprecation: "@1700000000",
+      sunset: "Wed, 30 Jun 2027 00:00:00 GMT",
+      link: '</docs#tag/tags/operation/tags-list>; rel="deprecation"; type="text/html"',
+    },
     body: { tags: [] },
   }));
 
@@ -31,6 +35,7 @@ describe("onDeprecated", () => {
         operation: "GET /tags.list",
         deprecation: "@1700000000",
         sunset: "Wed, 30 Jun 2027 00:00:00 GMT",
+        link: '</docs#tag/tags/operation/tags-list>; rel="deprecation"; type="text/html"',
       },
     ]);
   });

@@ -3,16 +3,23 @@
 import { LEVELS } from "./engine/index.js";
 import { operationName } from "./format/common.js";
 
+/** @type {Record<string, string>} */
 const LABEL = { error: "Breaking", warning: "Check", info: "" };
 
-/** @param {import("./engine/index.js").Report} report */
+/**
+ * @typedef {{ level: import("./index.js").Level, rule: string, where: string, message: string }} Entry
+ * @typedef {{ name: string, operationId: string, entries: Entry[] }} Group
+ */
+
+/** @param {import("./engine/index.js").Report} report @returns {Group[]} */
 function byOperation(report) {
+  /** @type {Map<string, Group>} */
   const groups = new Map();
   for (const finding of report.findings) {
     for (const op of finding.operations) {
       const name = operationName(op);
       if (!groups.has(name)) groups.set(name, { name, operationId: op.operationId, entries: [] });
-      groups.get(name).entries.push({
+      groups.get(name)?.entries.push({
         level: finding.level,
         rule: finding.rule,
         where: op.where,
@@ -20,7 +27,8 @@ function byOperation(report) {
       });
     }
   }
-  const worst = (group) => Math.min(...group.entries.map((e) => LEVELS.indexOf(e.level)));
+  const worst = (/** @type {Group} */ group) =>
+    Math.min(...group.entries.map((e) => LEVELS.indexOf(e.level)));
   const all = [...groups.values()];
   for (const group of all)
     group.entries.sort(
@@ -40,7 +48,7 @@ export function changelog(report, { format = "markdown", title } = {}) {
   const heading = title ?? `Contract changes ${report.base} → ${report.head}`;
   const breaking = groups.filter((g) => g.entries.some((e) => e.level === "error")).length;
   const lines = [];
-  const entry = (e) =>
+  const entry = (/** @type {Entry} */ e) =>
     `${LABEL[e.level] ? `${LABEL[e.level]}: ` : ""}${e.where ? `${e.where}: ` : ""}${e.message} (${e.rule})`;
   if (format === "text") {
     lines.push(

@@ -17,7 +17,8 @@ import { currentBranch } from "./load/git.js";
  * @returns {{ bump: "major" | "minor" | "patch" | undefined, reason: string }}
  */
 export function requiredBump(report, accepted = []) {
-  const isAccepted = (f) => accepted.some((e) => e.rule === f.rule && e.location === f.location);
+  const isAccepted = (/** @type {import("./index.js").Finding} */ f) =>
+    accepted.some((e) => e.rule === f.rule && e.location === f.location);
   const breaking = report.findings.filter((f) => f.level === "error" && !isAccepted(f));
   if (breaking.length > 0)
     return { bump: "major", reason: `${breaking.length} breaking change${breaking.length === 1 ? "" : "s"}` };
@@ -31,13 +32,17 @@ export function requiredBump(report, accepted = []) {
 }
 
 /** The changeset file's text: the group's packages at `bump`, and the summary. */
-export function changesetText(packages, bump, summary) {
-  const releases = packages.map((name) => `"${name}": ${bump}`).join("\n");
+export function changesetText(
+  /** @type {string[]} */ packages,
+  /** @type {string} */ bump,
+  /** @type {string} */ summary,
+) {
+  const releases = packages.map((/** @type {string} */ name) => `"${name}": ${bump}`).join("\n");
   return `---\n${releases}\n---\n\n${summary.trim()}\n`;
 }
 
 /** A file name for the change: --name, else the branch's, else the head's commit. */
-function nameOf(options, root) {
+function nameOf(/** @type {import("./cli.js").Options} */ options, /** @type {string} */ root) {
   if (options.name) return options.name.replace(/\.md$/, "");
   // Outside a repository, or on a detached HEAD: the fixed name below.
   const branch = currentBranch(root) ?? "";
@@ -46,8 +51,8 @@ function nameOf(options, root) {
 }
 
 /**
- * @param {any} options the parsed command line
- * @param {{ root: string, load: (source: import("./index.js").Source) => Promise<any>, stdout: (s: string) => void,
+ * @param {import("./cli.js").Options} options the parsed command line
+ * @param {{ root: string, load: (source: import("./index.js").Source) => Promise<import("./engine/json.js").Json>, stdout: (s: string) => void,
  *   sources: () => { baseSource: import("./index.js").Source, headSource: import("./index.js").Source } }} io
  */
 export async function changesetCommand(options, { root, load, stdout, sources }) {

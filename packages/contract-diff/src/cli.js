@@ -10,7 +10,6 @@ import { FORMATS, formatReport, rulesTable } from "./format/index.js";
 import { commitOf, repositoryRoot } from "./load/git.js";
 import { diffHunks } from "./load/hunks.js";
 import { firstRevision, InputError, loadSpec, sourceOf } from "./load/index.js";
-import { RULES } from "./rules/index.js";
 
 const DEFAULT_SPEC = "spec/openapi.yaml";
 
@@ -73,20 +72,21 @@ const OPTIONS = /** @type {const} */ ({
 });
 
 /** The options and positionals of `argv`; an unknown option is a UsageError. */
-function parsedArgs(argv) {
+function parsedArgs(/** @type {string[]} */ argv) {
   try {
     return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (err) {
-    throw new UsageError(err.message);
+    throw new UsageError(err instanceof Error ? err.message : String(err));
   }
 }
 
-function parse(argv) {
+function parse(/** @type {string[]} */ argv) {
   const { values, positionals } = parsedArgs(argv);
   for (const [name, option] of Object.entries(OPTIONS)) {
-    if (option.type === "string" && values[name] === "") throw new UsageError(`--${name} needs a value`);
+    const value = /** @type {Record<string, unknown>} */ (values)[name];
+    if (option.type === "string" && value === "") throw new UsageError(`--${name} needs a value`);
   }
-  const command = COMMANDS.includes(positionals[0]) ? positionals.shift() : "diff";
+  const command = COMMANDS.includes(positionals[0] ?? "") ? (positionals.shift() ?? "diff") : "diff";
   const days = values["deprecation-days"] === undefined ? 0 : Number(values["deprecation-days"]);
   if (!Number.isInteger(days) || days < 0)
     throw new UsageError("--deprecation-days takes a whole number of days, 0 or more");
@@ -96,11 +96,23 @@ function parse(argv) {
   return { ...values, command, positionals, days, failOn };
 }
 
-/** Runs the command line; resolves to the exit code. `io` lets tests capture the streams. */
+/**
+ * @typedef {ReturnType<typeof parse>} Options the parsed command line
+ * @typedef {{ cwd: string, root: string, spec: string }} Where
+ * @typedef {(source: string | import("./index.js").Source) => Promise<import("./index.js").LoadedSpec>} Load
+ * @typedef {(text: string) => void} Emit
+ */
+
+/**
+ * Runs the command line; resolves to the exit code. `io` lets tests capture the streams.
+ * @param {string[]} argv
+ * @param {{ cwd?: string, stdout?: (s: string) => void, stderr?: (s: string) => void, isTTY?: boolean,
+ *   env?: Record<string, string | undefined> }} [io]
+ */
 export async function main(argv, io = {}) {
   const cwd = io.cwd ?? process.cwd();
-  const stdout = io.stdout ?? ((s) => process.stdout.write(s));
-  const stderr = io.stderr ?? ((s) => process.stderr.write(s));
+  const stdout = io.stdout ?? ((/** @type {string} */ s) => process.stdout.write(s));
+  const stderr = io.stderr ?? ((/** @type {string} */ s) => process.stderr.write(s));
   try {
     const options = parse(argv);
     if (options.help) {
@@ -108,11 +120,11 @@ export async function main(argv, io = {}) {
       return 0;
     }
     const root = repositoryRoot(cwd);
-    const emit = (text) =>
+    const emit = (/** @type {string} */ text) =>
       options.output ? writeFileSync(resolve(cwd, options.output), text) : stdout(text);
-    if (options.command === "rules") return rules(options, emit);
+    if (options.command === "rules") return await rules(options, emit);
     const where = { cwd, root, spec: options.spec };
-    const load = (source) => loadSpec(source, where);
+    const load = (/** @type {string | import("./index.js").Source} */ source) => loadSpec(source, where);
     if (options.command === "changelog") return await changelogCommand(options, load, emit);
     if (options.command === "post-review") return await postReviewCommand(options, cwd, stdout, io.env);
     if (options.command === "changeset") {
@@ -124,38 +136,51 @@ export async function main(argv, io = {}) {
     const usage = err instanceof UsageError;
     const known = usage || err instanceof InputError;
     stderr(
-      `workapi-contract-diff: ${known ? err.message : `unexpected failure: ${err.stack ?? err}`}\n${usage ? `\n${USAGE}\n` : ""}`,
+      `workapi-contract-diff: ${known ? err.message : `unexpected failure: ${(err instanceof Error && err.stack) || err}`}\n${usage ? `\n${USAGE}\n` : ""}`,
     );
     return 2;
   }
 }
 
-/** `rules`: the rules table. */
-function rules(options, emit) {
+/** `rules`: the rules table (every rule module loaded, which a review does not need). */
+async function rules(/** @type {Options} */ options, /** @type {Emit} */ emit) {
+  const { RULES } = await import("./rules/index.js");
   const format = options.format ?? "text";
-  if (!["markdown", "text", "json"].includes(format))
+  if (format !== "markdown" && format !== "text" && format !== "json")
     throw new UsageError("rules --format takes markdown, text or json");
   emit(rulesTable(RULES, format));
   return 0;
 }
 
 /** `changelog <from> <to>`: the contract changes as release notes. */
-async function changelogCommand(options, load, emit) {
+async function changelogCommand(
+  /** @type {Options} */ options,
+  /** @type {Load} */ load,
+  /** @type {Emit} */ emit,
+) {
   if (options.positionals.length !== 2)
     throw new UsageError("changelog takes two revisions or files: changelog <from> <to>");
   const format = options.format ?? "markdown";
-  if (!["markdown", "text", "json"].includes(format))
+  if (format !== "markdown" && format !== "text" && format !== "json")
     throw new UsageError("changelog --format takes markdown, text or json");
-  const [from, to] = await Promise.all(options.positionals.map(load));
+  const [from, to] = await Promise.all([
+    load(options.positionals[0] ?? ""),
+    load(options.positionals[1] ?? ""),
+  ]);
   emit(changelog(diffSpecs(from, to, { deprecationDays: options.days }), { format }));
   return 0;
 }
 
 /** `post-review <file>`: posts a github-review report on the pull request (github/post-review.js). */
-async function postReviewCommand(options, cwd, stdout, env = process.env) {
+async function postReviewCommand(
+  /** @type {Options} */ options,
+  /** @type {string} */ cwd,
+  /** @type {(text: string) => void} */ stdout,
+  env = process.env,
+) {
   if (options.positionals.length !== 1) throw new UsageError("post-review takes the review file it posts");
   const { postReview, pullNumberOf } = await import("./github/post-review.js");
-  const read = (path) => readFileSync(resolve(cwd, path), "utf8");
+  const read = (/** @type {string} */ path) => readFileSync(resolve(cwd, path), "utf8");
   const pullNumber = pullNumberOf(options.pull, env, read);
   const repository = options.repository ?? env.GITHUB_REPOSITORY;
   if (!env.GITHUB_TOKEN) throw new UsageError("post-review needs GITHUB_TOKEN");
@@ -165,16 +190,18 @@ async function postReviewCommand(options, cwd, stdout, env = process.env) {
     );
   let review;
   try {
-    review = JSON.parse(read(options.positionals[0]));
+    review = JSON.parse(read(options.positionals[0] ?? ""));
   } catch (err) {
-    throw new InputError(`cannot read the review ${options.positionals[0]}: ${err.message}`);
+    throw new InputError(
+      `cannot read the review ${options.positionals[0]}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   const apiUrl = env.GITHUB_API_URL ?? "https://api.github.com";
   let outcome;
   try {
     outcome = await postReview(review, { apiUrl, token: env.GITHUB_TOKEN, repository, pullNumber });
   } catch (err) {
-    throw new InputError(`cannot post the review: ${err.message}`);
+    throw new InputError(`cannot post the review: ${err instanceof Error ? err.message : String(err)}`);
   }
   stdout(
     `review posted on ${repository}#${pullNumber}: ${outcome.created} new, ${outcome.updated} updated, ${outcome.unchanged} unchanged, ${outcome.deleted} stale deleted\n`,
@@ -183,17 +210,28 @@ async function postReviewCommand(options, cwd, stdout, env = process.env) {
 }
 
 /** The review of a change: the report, the gate when asked for, and the exit code they make. */
+/**
+ * @param {Options} options
+ * @param {{ where: Where, load: Load, emit: Emit, isTTY: boolean | undefined }} context
+ */
 async function review(options, { where, load, emit, isTTY }) {
   const { root } = where;
   const { baseSource, headSource } = sources(options, where);
   const [base, head] = await Promise.all([load(baseSource), load(headSource)]);
   const report = diffSpecs(base, head, { deprecationDays: options.days });
   const format = options.format ?? ((isTTY ?? process.stdout.isTTY) ? "text" : "markdown");
-  if (!FORMATS.includes(format)) throw new UsageError(`--format takes ${FORMATS.join(", ")}, not ${format}`);
+  if (!FORMATS.includes(/** @type {import("./index.js").Format} */ (format)))
+    throw new UsageError(`--format takes ${FORMATS.join(", ")}, not ${format}`);
   const gate = options.gate ? await decideGate(report, options, root, baseSource) : undefined;
   const review =
     format === "github-review" ? reviewContext(options, root, baseSource, headSource) : undefined;
-  emit(formatReport(report, format, { gate, sourceUrl: options["source-url"], review }));
+  emit(
+    formatReport(report, /** @type {import("./index.js").Format} */ (format), {
+      gate,
+      sourceUrl: options["source-url"],
+      review,
+    }),
+  );
   if (gate && !gate.pass) return 1;
   if (options.failOn === "error" && report.counts.error > 0) return 1;
   if (options.failOn === "warning" && report.counts.error + report.counts.warning > 0) return 1;
@@ -205,7 +243,7 @@ async function review(options, { where, load, emit, isTTY }) {
  * github-review: the commit the review is on and the diff's hunks (only a git revision as base has them; from
  * files or URLs every finding is folded into the review's body). The sources are those sources() resolved:
  * a revision's commit is the one it named then.
- * @param {any} options @param {string} root
+ * @param {import("./engine/json.js").Json} options @param {string} root
  * @param {import("./index.js").Source} baseSource @param {import("./index.js").Source} headSource
  */
 function reviewContext(options, root, baseSource, headSource) {
@@ -222,7 +260,7 @@ function reviewContext(options, root, baseSource, headSource) {
  * once (load/index.js's sourceOf: a file, a URL or a git revision); the head defaults to the working tree's
  * --spec.
  */
-function sources(options, where) {
+function sources(/** @type {Options} */ options, /** @type {Where} */ where) {
   if (options.positionals.length > 2)
     throw new UsageError(`at most a base and a head (got ${options.positionals.join(", ")})`);
   const baseArgument = options["base-file"] ?? options.positionals[0];
@@ -242,7 +280,12 @@ function sources(options, where) {
 }
 
 /** --gate: whether the change's error-level findings are acknowledged (gate.js). */
-async function decideGate(report, options, root, baseSource) {
+async function decideGate(
+  /** @type {import("./index.js").Report} */ report,
+  /** @type {Options} */ options,
+  /** @type {string} */ root,
+  /** @type {import("./index.js").Source} */ baseSource,
+) {
   try {
     // Loaded only for --gate: the changesets libraries take longer to load than a diff takes to run.
     const { evaluateGate } = await import("./gate.js");
@@ -254,6 +297,8 @@ async function decideGate(report, options, root, baseSource) {
       packageName: options.package,
     });
   } catch (err) {
-    throw new InputError(`cannot decide the gate in ${root}: ${err.message}`);
+    throw new InputError(
+      `cannot decide the gate in ${root}: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }

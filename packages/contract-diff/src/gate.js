@@ -29,8 +29,9 @@ export const DEFAULT_ACCEPT_FILE = ".contract-diff/accepted-breaks.yaml";
  * plus those added in the index or not tracked yet. Without a base revision, only the uncommitted ones.
  * @returns {{ files: Set<string>, note?: string }}
  */
-export function addedChangesets(root, baseRef) {
-  const keep = (name) => /^\.changeset\/[^/]+\.md$/.test(name) && !name.endsWith("/README.md");
+export function addedChangesets(/** @type {string} */ root, /** @type {string | undefined} */ baseRef) {
+  const keep = (/** @type {string} */ name) =>
+    /^\.changeset\/[^/]+\.md$/.test(name) && !name.endsWith("/README.md");
   const added = filesAdded(root, baseRef, ".changeset");
   const files = new Set(added.files.filter(keep));
   let note;
@@ -47,7 +48,13 @@ export function addedChangesets(root, baseRef) {
  * The package the contract is released in and its fixed group: `packageName` when given, else the workspace
  * package whose folder holds the spec file, else (a split spec outside every package) the only fixed group.
  */
-function groupOf(root, config, packages, specFile, packageName) {
+function groupOf(
+  /** @type {string} */ root,
+  /** @type {Awaited<ReturnType<typeof readConfig>>} */ config,
+  /** @type {import("@manypkg/get-packages").Package[]} */ packages,
+  /** @type {string} */ specFile,
+  /** @type {string | undefined} */ packageName,
+) {
   let owner = packageName ? packages.find((pkg) => pkg.packageJson.name === packageName) : undefined;
   if (packageName && !owner) throw new Error(`no workspace package is named ${packageName}`);
   owner ??= packages
@@ -55,7 +62,7 @@ function groupOf(root, config, packages, specFile, packageName) {
     .sort((a, b) => b.dir.length - a.dir.length)[0];
   if (!owner && config.fixed.length === 1) {
     owner = packages
-      .filter((pkg) => config.fixed[0].includes(pkg.packageJson.name))
+      .filter((pkg) => (config.fixed[0] ?? []).includes(pkg.packageJson.name))
       .sort((a, b) => a.packageJson.name.localeCompare(b.packageJson.name))[0];
   }
   if (!owner) {
@@ -64,28 +71,33 @@ function groupOf(root, config, packages, specFile, packageName) {
     );
   }
   const name = owner.packageJson.name;
-  const index = config.fixed.findIndex((group) => group.includes(name));
+  const index = config.fixed.findIndex((/** @type {readonly string[]} */ group) => group.includes(name));
   if (index === -1) return { label: `\`${name}\``, packages: [name], owner };
   const raw = JSON.parse(readFileSync(join(root, ".changeset", "config.json"), "utf8"));
   const patterns = raw.fixed?.[index];
   const label = Array.isArray(patterns)
-    ? `the fixed group ${patterns.map((p) => `\`${p}\``).join(", ")}`
+    ? `the fixed group ${patterns.map((/** @type {string} */ p) => `\`${p}\``).join(", ")}`
     : `\`${name}\``;
-  return { label, packages: config.fixed[index], owner };
+  return { label, packages: [...(config.fixed[index] ?? [name])], owner };
 }
 
 /**
  * The workspace's changesets config and the fixed group the contract is released in (groupOf).
- * @returns {Promise<{ config: any, label: string, packages: string[], owner: any }>}
+ * @returns {Promise<{ config: Awaited<ReturnType<typeof readConfig>>, label: string, packages: string[],
+ *   owner: import("@manypkg/get-packages").Package }>}
  */
-export async function releaseGroup(root, spec, packageName) {
+export async function releaseGroup(
+  /** @type {string} */ root,
+  /** @type {string} */ spec,
+  /** @type {string | undefined} */ packageName,
+) {
   const workspace = await getPackages(root);
   const config = await readConfig(root, workspace);
   return { config, ...groupOf(root, config, workspace.packages, resolve(root, spec), packageName) };
 }
 
 /** The accepted-breaks file's entries: `acceptFile`, else the default file when it exists, else none. */
-export function acceptedEntries(root, acceptFile) {
+export function acceptedEntries(/** @type {string} */ root, /** @type {string | undefined} */ acceptFile) {
   const acceptPath = acceptFile ? resolve(root, acceptFile) : join(root, DEFAULT_ACCEPT_FILE);
   return acceptFile || existsSync(acceptPath) ? readAcceptFile(acceptPath) : [];
 }
@@ -94,7 +106,7 @@ export function acceptedEntries(root, acceptFile) {
  * Reads an accepted-breaks file: a YAML (or JSON) list of `{ rule, location, reason }`.
  * @returns {AcceptEntry[]}
  */
-export function readAcceptFile(path) {
+export function readAcceptFile(/** @type {string} */ path) {
   const value = parseYaml(readFileSync(path, "utf8"));
   const list = value === null || value === undefined ? [] : Array.isArray(value) ? value : value.accepted;
   if (!Array.isArray(list)) throw new Error(`${path} must be a list of { rule, location, reason }`);
@@ -123,7 +135,7 @@ export async function evaluateGate(report, { root, baseRef, spec, acceptFile, pa
     changeset.releases.some((release) => release.type === "major" && packages.includes(release.name)),
   );
   const added = addedChangesets(root, baseRef);
-  const fileOf = (changeset) => `.changeset/${changeset.id}.md`;
+  const fileOf = (/** @type {{ id: string }} */ changeset) => `.changeset/${changeset.id}.md`;
   const acknowledging = majors.map(fileOf).filter((file) => added.files.has(file));
   const pendingMajors = majors.map(fileOf).filter((file) => !added.files.has(file));
 

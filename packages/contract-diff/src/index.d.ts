@@ -116,6 +116,24 @@ export interface LoadedSpec {
   document: Record<string, any>;
   label: string;
   origin(pointer: string): SourceLine | undefined;
+  /** What a loaded split spec knows of its files before parsing them (loadSpec's; none for fromDocument). */
+  sources?: SpecSources;
+}
+
+/**
+ * The files of a loaded split spec, each parsed only when something reads it: the differ compares what two
+ * sides' files reach by their text, and parses only what a change touches.
+ */
+export interface SpecSources {
+  /** Each file's key (its path from the entry's folder, `""` for the entry) and a hash of its text. */
+  hashes: ReadonlyMap<string, string>;
+  /**
+   * A token for everything the node at `pointer` can reach: its file and every file that file reaches, by
+   * text. Equal tokens on both sides of a change, at the same pointer, mean equal nodes.
+   */
+  reach(pointer: string): string | undefined;
+  /** Parses a file now (the differ parses every file whose text a change touches, so a broken one is refused). */
+  parse(key: string): void;
 }
 
 /** Compares two loaded contracts; neither document is changed. */

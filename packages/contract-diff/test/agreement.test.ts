@@ -89,12 +89,157 @@ describe("breaks the peer fails and we let through before", () => {
       added({ "x-stability-level": "beta", deprecated: true, "x-sunset": "2027-01-01", responses: ok }),
     ).toEqual(["info operation-added"]);
   });
+});
 
-  it("takes a stability level made readable as info", () => {
+// Issue 46: the peer's kind of cases decided one by one.
+describe("an unreadable mark in the base is an error (issue 46)", () => {
+  it("reports an operation's unreadable stability level made readable", () => {
     const before = { "x-stability-level": "gamma", responses: ok };
-    expect(found(doc(before), doc({ "x-stability-level": "beta", responses: ok }))).toEqual([
-      "info operation-stability-increased",
+    for (const after of [{ "x-stability-level": "beta" }, { "x-stability-level": "stable" }, {}])
+      expect(found(doc(before), doc({ ...after, responses: ok }))).toEqual([
+        "error operation-stability-invalid",
+      ]);
+  });
+
+  it("reports a property's unreadable stability level made readable, in requests and responses", () => {
+    const gamma = prop({ "x-stability-level": "gamma" });
+    expect(found(doc(req(gamma)), doc(req(prop({ "x-stability-level": "beta" }))))).toEqual([
+      "error property-stability-invalid",
     ]);
+    expect(found(doc(res(gamma)), doc(res(prop())))).toEqual(["error property-stability-invalid"]);
+  });
+
+  it("reports an unreadable sunset in the base made a date, on operations and parameters", () => {
+    const dated = (sunset: string) => ({ deprecated: true, "x-sunset": sunset, responses: ok });
+    expect(found(doc(dated("soon")), doc(dated("2999-01-01")))).toEqual([
+      "error operation-sunset-brought-forward",
+    ]);
+    const param = (sunset: string) => ({
+      parameters: [
+        { name: "q", in: "query", deprecated: true, "x-sunset": sunset, schema: { type: "string" } },
+      ],
+      responses: ok,
+    });
+    expect(found(doc(param("2026-13-45")), doc(param("2999-01-01")))).toEqual([
+      "error request-parameter-sunset-brought-forward",
+    ]);
+    // A readable date moved later stays news.
+    expect(found(doc(dated("2999-01-01")), doc(dated("2999-06-01")))).toEqual([
+      "info operation-sunset-changed",
+    ]);
+    expect(found(doc(dated("2999-06-01")), doc(dated("2026-12-01")))).toEqual([
+      "info operation-sunset-changed",
+    ]);
+  });
+});
+
+describe("parameters travel as text (issue 46)", () => {
+  const param = (schema: Json, extra: Json = {}) => ({
+    parameters: [{ name: "q", in: "query", schema, ...extra }],
+    responses: ok,
+  });
+  it("takes number -> string on a query, path, header or cookie parameter as a widening", () => {
+    for (const where of ["query", "header", "cookie"]) {
+      const p = (type: string) => ({
+        parameters: [{ name: "q", in: where, schema: { type } }],
+        responses: ok,
+      });
+      expect(found(doc(p("number")), doc(p("string")))).toEqual(["info request-type-generalized"]);
+      expect(found(doc(p("boolean")), doc(p("string")))).toEqual(["info request-type-generalized"]);
+      // The other way round, a string callers sent may not read as a number.
+      expect(found(doc(p("string")), doc(p("integer")))).toEqual(["error request-type-changed"]);
+    }
+    // A property of a deepObject parameter is text as well.
+    const deep = (type: string) =>
+      param({ type: "object", properties: { a: { type } } }, { style: "deepObject" });
+    expect(found(doc(deep("integer")), doc(deep("string")))).toEqual(["info request-type-generalized"]);
+  });
+
+  it("keeps JSON types in a parameter sent as JSON content, and in bodies", () => {
+    const json = (type: string) => ({
+      parameters: [{ name: "q", in: "query", content: { "application/json": { schema: { type } } } }],
+      responses: ok,
+    });
+    expect(found(doc(json("number")), doc(json("string")))).toEqual(["error request-type-changed"]);
+    expect(found(doc(req(prop({ type: "number" }))), doc(req(prop({ type: "string" }))))).toEqual([
+      "error request-type-changed",
+    ]);
+  });
+
+  it("reads a response header changed from number to string as a break, and back as a narrowing", () => {
+    const header = (type: string) => ({
+      responses: { 200: { description: "ok", headers: { "X-N": { schema: { type } } } } },
+    });
+    expect(found(doc(header("integer")), doc(header("string")))).toEqual(["error response-type-changed"]);
+    expect(found(doc(header("string")), doc(header("integer")))).toEqual(["info response-type-specialized"]);
+  });
+
+  it("takes one value made an exploded form list as a widening, its items compared with the old value", () => {
+    const one = param({ type: ["string", "integer"] });
+    const list = (items: Json, extra: Json = {}) => param({ type: "array", items }, extra);
+    expect(found(doc(one), doc(list({ type: ["string", "integer"] })))).toEqual([
+      "info request-type-generalized",
+    ]);
+    expect(found(doc(param({ type: "string" })), doc(list({ type: "string", maxLength: 3 })))).toEqual([
+      "error request-upper-bound-added",
+      "info request-type-generalized",
+    ]);
+    // Not exploded (`a,b` is split) or a path parameter (simple style): one value is no list.
+    expect(found(doc(param({ type: "string" })), doc(list({ type: "string" }, { explode: false })))).toEqual([
+      "error request-items-added",
+      "error request-parameter-serialization-changed",
+      "error request-type-changed",
+    ]);
+  });
+});
+
+describe("argued in the README (issue 46)", () => {
+  it("keeps a pattern added to a read-only property at info for requests", () => {
+    const shared = (extra: Json) => ({
+      type: "object",
+      properties: { id: { type: "string", readOnly: true, ...extra } },
+    });
+    const both = (schema: Json) => ({
+      requestBody: { content: { "application/json": { schema } } },
+      responses: { 200: { description: "ok", content: { "application/json": { schema } } } },
+    });
+    expect(found(doc(both(shared({}))), doc(both(shared({ pattern: "^[a-z]+$" }))))).toEqual([
+      "info request-pattern-added",
+      "info response-pattern-added",
+    ]);
+  });
+
+  it("reports a security requirement where there was none, on an operation or globally", () => {
+    expect(found(doc({ responses: ok }), doc({ security: [{ key: [] }], responses: ok }))).toEqual([
+      "error security-requirement-added",
+    ]);
+    const global = doc({ responses: ok });
+    global.security = [{ key: [] }];
+    expect(found(doc({ responses: ok }), global)).toEqual(["error security-requirement-added"]);
+  });
+
+  it("reports a pattern removed from a response", () => {
+    expect(found(doc(res(prop({ pattern: "^[a-z]+$" }))), doc(res(prop())))).toEqual([
+      "error response-pattern-removed",
+    ]);
+    expect(found(doc(res(prop({ pattern: "^[a-z]+$" }))), doc(res(prop({ pattern: ".*" }))))).toEqual([
+      "error response-pattern-removed",
+    ]);
+  });
+
+  it("reports application/json answered as application/problem+json;q=1", () => {
+    expect(
+      found(doc(res({ type: "object" })), doc(res({ type: "object" }, "application/problem+json;q=1"))),
+    ).toEqual(["error response-media-type-removed", "info response-media-type-added"]);
+  });
+
+  it("reports stability lowered in the change that deprecates", () => {
+    expect(
+      found(
+        doc({ responses: ok }),
+        doc({ deprecated: true, "x-sunset": "2999-01-01", "x-stability-level": "beta", responses: ok }),
+      ),
+    ).toEqual(["error operation-stability-decreased", "info operation-deprecated"]);
   });
 });
 

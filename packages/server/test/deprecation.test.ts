@@ -42,9 +42,14 @@ describe("deprecation headers", () => {
     expect(call.status).toBe(200);
     expect(call.headers.get("deprecation")).toBe(`@${Date.UTC(2026, 10, 1) / 1000}`);
     expect(call.headers.get("sunset")).toBe("Wed, 30 Jun 2027 00:00:00 GMT");
+    // RFC 9745's link: the operation's part of the reference page, which the page does have.
+    const link = call.headers.get("link");
+    expect(link).toBe('</docs#tag/tags/operation/tags-list>; rel="deprecation"; type="text/html"');
+    const page = await (await fetch(`${server.url}/docs`)).text();
+    expect(page).toContain(`id="${link?.slice("</docs#".length, link.indexOf(">"))}"`);
     // A browser's client may read them.
     const browser = await server.call("GET", "/tags.list", { headers: { origin: "https://app.example" } });
-    expect(browser.headers.get("access-control-expose-headers")).toMatch(/deprecation.*sunset/);
+    expect(browser.headers.get("access-control-expose-headers")).toMatch(/deprecation.*sunset.*link/);
     // Refused calls to it are told too.
     const refused = await server.call("GET", "/tags.list", { token: null });
     expect(refused.status).toBe(401);
@@ -56,6 +61,9 @@ describe("deprecation headers", () => {
     expect(used.status).toBe(200);
     expect(used.headers.get("deprecation")).toBe("@0");
     expect(used.headers.get("sunset")).toBeNull();
+    expect(used.headers.get("link")).toBe(
+      '</docs#tag/articles/operation/articles-list>; rel="deprecation"; type="text/html"',
+    );
     const unused = await server.call("GET", "/articles.list");
     expect(unused.headers.get("deprecation")).toBeNull();
   });
@@ -65,6 +73,7 @@ describe("deprecation headers", () => {
     expect(call.status).toBe(200);
     expect(call.headers.get("deprecation")).toBeNull();
     expect(call.headers.get("sunset")).toBeNull();
+    expect(call.headers.get("link")).toBeNull();
   });
 });
 

@@ -16,11 +16,24 @@ const MOST = 5;
 // Ajv is loaded on the first error-level finding with examples, not with the module: a review without one
 // (most runs) does not pay for loading it. Both are CommonJS, so `require` loads them synchronously.
 const require = createRequire(import.meta.url);
+/**
+ * @typedef {import("ajv").ValidateFunction} Validate
+ * @typedef {import("ajv").ErrorObject} AjvError
+ * @typedef {(document: import("./json.js").Json, kind: "inputs" | "outputs", pointer: string, all?: boolean)
+ *   => Validate | undefined} Validators
+ * @typedef {{ in: "request" | "response", status: string | undefined, length: number }} Body
+ * @typedef {{ op: import("./json.js").Json, pointer: string }} Entry an operation on one side
+ */
+/** @type {{ Ajv2020: typeof import("ajv/dist/2020.js").Ajv2020, formats: (ajv: import("ajv").default) => unknown } | undefined} */
 let ajvModules;
-const ajvOf = (options) => {
-  ajvModules ??= { Ajv2020: require("ajv/dist/2020.js").Ajv2020, formats: require("ajv-formats") };
+const ajvOf = (/** @type {import("ajv").Options} */ options) => {
+  if (!ajvModules) {
+    // ajv-formats is CommonJS with its plugin as `default` (or the module itself, as a bundler may leave it).
+    const formats = require("ajv-formats");
+    ajvModules = { Ajv2020: require("ajv/dist/2020.js").Ajv2020, formats: formats.default ?? formats };
+  }
   const ajv = new ajvModules.Ajv2020(options);
-  (ajvModules.formats.default ?? ajvModules.formats)(ajv);
+  ajvModules.formats(ajv);
   return ajv;
 };
 
@@ -28,8 +41,10 @@ const ajvOf = (options) => {
  * One Ajv per document and kind, each compiled schema once (by pointer). `all` makes the same validator list
  * every error: the server's request options stop at the first, which may be about another change; the
  * verdict is always the server's, the list only picks the error at the finding's place.
+ * @returns {Validators}
  */
 function validators() {
+  /** @type {Map<object, Record<string, { ajv: import("ajv").default, compiled: Map<string, Validate | undefined> }>>} */
   const made = new Map();
   return (document, kind, pointer, all = false) => {
     const name = all ? `${kind}+all` : kind;
@@ -45,6 +60,7 @@ function validators() {
       made.set(document, { ...made.get(document), [name]: entry });
     }
     if (!entry.compiled.has(pointer)) {
+      /** @type {Validate | undefined} */
       let validate;
       try {
         validate = entry.ajv.compile({ $ref: `${ID}${encodeURI(pointer)}` });
@@ -58,7 +74,12 @@ function validators() {
 }
 
 /** The named examples of a media type object: `example`, and each of `examples` (their `value`). */
-function examplesOf(document, media, pointer) {
+function examplesOf(
+  /** @type {import("./json.js").Json} */ document,
+  /** @type {import("./json.js").Json} */ media,
+  /** @type {string} */ pointer,
+) {
+  /** @type {{ name: string, value: unknown }[]} */
   const out = [];
   if (media.example !== undefined) out.push({ name: "example", value: media.example });
   for (const [name, raw] of Object.entries(isObject(media.examples) ? media.examples : {})) {
@@ -68,26 +89,45 @@ function examplesOf(document, media, pointer) {
   return out;
 }
 
-/** The media types of a request body or response: [media, node, pointer]. */
-function contentOf(document, raw, pointer) {
+/**
+ * The media types of a request body or response: [media, node, pointer].
+ * @returns {[string, import("./json.js").Json, string][]}
+ */
+function contentOf(
+  /** @type {import("./json.js").Json} */ document,
+  /** @type {import("./json.js").Json} */ raw,
+  /** @type {string} */ pointer,
+) {
   if (raw === undefined) return [];
   const resolved = resolve(document, raw, pointer);
   const content = resolved.node?.content;
   if (!isObject(content)) return [];
   return Object.entries(content)
     .filter(([, node]) => isObject(node))
-    .map(([media, node]) => [media, node, child(resolved.pointer, "content", media)]);
+    .map(
+      ([media, node]) =>
+        /** @type {[string, import("./json.js").Json, string]} */ ([
+          media,
+          node,
+          child(resolved.pointer, "content", media),
+        ]),
+    );
 }
 
-/** Which body a place is in: `body...` the request's, `response(201)...` that status's answer. */
+/**
+ * Which body a place is in: `body...` the request's, `response(201)...` that status's answer.
+ * @param {string} where @returns {Body | undefined}
+ */
 function bodyOf(where) {
   const match = /^(?:body|response\((\w+)\))/.exec(where);
   if (!match) return undefined;
-  return { in: match[1] === undefined ? "request" : "response", status: match[1], length: match[0].length };
+  /** @type {Body["in"]} */
+  const side = match[1] === undefined ? "request" : "response";
+  return { in: side, status: match[1], length: match[0].length };
 }
 
 /** The rest of a place as a path in the body: `.work.tags[].id` -> `/work/tags/[]/id` (a media label dropped). */
-const pathOf = (where, body) =>
+const pathOf = (/** @type {string} */ where, /** @type {Body} */ body) =>
   where
     .slice(body.length)
     .replace(/^\([^)]*\)/, "")
@@ -95,17 +135,18 @@ const pathOf = (where, body) =>
     .replace(/\./g, "/");
 
 /** Where an Ajv error is, as a path like pathOf's (array indices as `[]`, a missing name appended). */
-function errorPath(error) {
+function errorPath(/** @type {AjvError} */ error) {
   const extra = error.params?.missingProperty ?? error.params?.additionalProperty;
   return `${error.instancePath.replace(/\/\d+(?=\/|$)/g, "/[]")}${extra === undefined ? "" : `/${extra}`}`;
 }
 
-const within = (a, b) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`) || b === "" || a === "";
+const within = (/** @type {string} */ a, /** @type {string} */ b) =>
+  a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`) || b === "" || a === "";
 
 /**
  * The evidence for each error-level finding that the examples can show, added as `evidence`.
  * @param {import("./index.js").Finding[]} findings
- * @param {Record<string, any>} base @param {Record<string, any>} head
+ * @param {import("./json.js").Json} base @param {import("./json.js").Json} head
  */
 export function attachEvidence(findings, base, head) {
   const errors = findings.filter((f) => f.level === "error");
@@ -114,8 +155,10 @@ export function attachEvidence(findings, base, head) {
   const ops = { base: operationsOf(base), head: operationsOf(head) };
   // What each operation's examples show across the change depends on the operation and the body only: worked
   // out once, then matched to each finding's place (a shared schema's finding may reach hundreds).
+  /** @type {Map<string, (Omit<import("../index.js").Evidence, "operationId" | "error"> & { errors: AjvError[] })[]>} */
   const memo = new Map();
   for (const finding of errors) {
+    /** @type {import("../index.js").Evidence[]} */
     const evidence = [];
     for (const reach of finding.operations) {
       const body = bodyOf(reach.where);
@@ -125,7 +168,7 @@ export function attachEvidence(findings, base, head) {
       if (!body || !b || !h) continue;
       const id = `${key}|${body.in}|${body.status}`;
       if (!memo.has(id)) memo.set(id, [...refusals(body, b, h, { base, head }, validate)]);
-      const shown = memo.get(id);
+      const shown = memo.get(id) ?? [];
       if (shown.length === 0) continue;
       const path = pathOf(reach.where, body);
       for (const { errors: all, ...item } of shown) {
@@ -139,22 +182,34 @@ export function attachEvidence(findings, base, head) {
   }
 }
 
-const describe = (error) =>
+const describe = (/** @type {AjvError} */ error) =>
   `${error.instancePath || "(the body)"} ${error.message}${error.params?.missingProperty ? ` (${error.params.missingProperty})` : ""}`;
 
 /**
  * The examples of one operation's body at `place` that the other side refuses, with every error the validator
  * lists: requests from the base against the head's schema, answers from the head against the base's.
  */
-function* refusals(place, b, h, docs, validate) {
+function* refusals(
+  /** @type {Body} */ place,
+  /** @type {Entry} */ b,
+  /** @type {Entry} */ h,
+  /** @type {{ base: import("./json.js").Json, head: import("./json.js").Json }} */ docs,
+  /** @type {Validators} */ validate,
+) {
   const request = place.in === "request";
-  const [from, to] = request ? ["base", "head"] : ["head", "base"];
+  const [from, to] = /** @type {["base", "head"] | ["head", "base"]} */ (
+    request ? ["base", "head"] : ["head", "base"]
+  );
   const entry = { base: b, head: h };
   const kind = request ? "inputs" : "outputs";
+  /** @param {"base" | "head"} side @returns {[import("./json.js").Json, string]} */
   const bodyOf = (side) =>
     request
       ? [entry[side].op.requestBody, child(entry[side].pointer, "requestBody")]
-      : [entry[side].op.responses?.[place.status], child(entry[side].pointer, "responses", place.status)];
+      : [
+          entry[side].op.responses?.[place.status ?? ""],
+          child(entry[side].pointer, "responses", place.status ?? ""),
+        ];
   const target = new Map(
     contentOf(docs[to], ...bodyOf(to)).map(([media, node, pointer]) => [media, { node, pointer }]),
   );

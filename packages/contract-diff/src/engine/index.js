@@ -2,7 +2,7 @@
 // change event (walk-operations.js, walk-schema.js), lets the rules (src/rules) name and grade each event,
 // and folds the events that one change to a shared schema causes in many operations into one finding that
 // lists the operations it reaches.
-import { RULES } from "../rules/index.js";
+import { rulesOn } from "../rules/load.js";
 import { attachEvidence } from "./evidence.js";
 import { walkOperations } from "./walk-operations.js";
 
@@ -14,18 +14,16 @@ import { walkOperations } from "./walk-operations.js";
  * @typedef {import("../index.js").Report} Report
  */
 
+/** @type {readonly Level[]} */
 export const LEVELS = Object.freeze(["error", "warning", "info"]);
 const UNSTABLE = new Set(["draft", "alpha", "beta"]);
 
-/** Rules by the event kind they read. */
-const byKind = new Map();
-for (const rule of RULES) {
-  if (!byKind.has(rule.on)) byKind.set(rule.on, []);
-  byKind.get(rule.on).push(rule);
-}
-
 /** A plain document as a loaded spec (no source lines). */
-export const fromDocument = (document, label = "document") => ({ document, label, origin: () => undefined });
+export const fromDocument = (/** @type {import("./json.js").Json} */ document, label = "document") => ({
+  document,
+  label,
+  origin: () => undefined,
+});
 
 /**
  * @param {LoadedSpec} base
@@ -36,13 +34,14 @@ export const fromDocument = (document, label = "document") => ({ document, label
  */
 export function diffSpecs(base, head, options = {}) {
   const policy = { now: options.now ?? new Date(), deprecationDays: options.deprecationDays ?? 0 };
-  const events = walkOperations(base.document, head.document);
+  parseTouched(base, head);
+  const events = walkOperations(base.document, head.document, unchangedOf(base, head));
   const findings = settle(group(events, base, head, policy));
   if (options.evidence !== false) attachEvidence(findings, base.document, head.document);
   const counts = /** @type {Record<Level, number>} */ (
     Object.fromEntries(LEVELS.map((level) => [level, findings.filter((f) => f.level === level).length]))
   );
-  const names = (doc) => Object.keys(doc.components?.schemas ?? {});
+  const names = (/** @type {import("./json.js").Json} */ doc) => Object.keys(doc.components?.schemas ?? {});
   const baseNames = names(base.document);
   const headNames = names(head.document);
   return {
@@ -58,6 +57,37 @@ export function diffSpecs(base, head, options = {}) {
 }
 
 /**
+ * Parses every file whose text differs between the two sides (or is on one side only), so a file the change
+ * breaks is refused whether or not an operation reaches it; files the change leaves alone are parsed only if
+ * the differ reads them.
+ * @param {LoadedSpec} base @param {LoadedSpec} head
+ */
+function parseTouched(base, head) {
+  if (!base.sources || !head.sources) return;
+  const b = base.sources.hashes;
+  const h = head.sources.hashes;
+  for (const [key, hash] of b) if (h.get(key) !== hash) base.sources.parse(key);
+  for (const [key, hash] of h) if (b.get(key) !== hash) head.sources.parse(key);
+}
+
+/**
+ * Whether the nodes at two pointers are equal with everything they reach, told by the files' texts alone
+ * (without parsing them): the same pointer, and the same token for what it reaches on both sides.
+ * @param {LoadedSpec} base @param {LoadedSpec} head
+ * @returns {import("./schema/scope.js").Unchanged}
+ */
+function unchangedOf(base, head) {
+  const b = base.sources;
+  const h = head.sources;
+  if (!b || !h) return () => false;
+  return (bp, hp) => {
+    if (bp !== hp) return false;
+    const token = b.reach(bp);
+    return token !== undefined && token === h.reach(hp);
+  };
+}
+
+/**
  * @typedef {Finding & { stable: boolean, removedName?: string }} Group
  *   a finding while events are folded into it: whether a stable operation reaches it, and the name of a
  *   removed property (for its place in a shared schema)
@@ -66,7 +96,7 @@ export function diffSpecs(base, head, options = {}) {
 /**
  * Every rule that fires on an event, folded by rule, side, pointer and message: one finding per change,
  * listing the operations it reaches.
- * @param {any[]} events @param {LoadedSpec} base @param {LoadedSpec} head
+ * @param {import("./json.js").Json[]} events @param {LoadedSpec} base @param {LoadedSpec} head
  * @param {{ now: Date, deprecationDays: number }} policy
  * @returns {Map<string, Group>}
  */
@@ -74,7 +104,7 @@ function group(events, base, head, policy) {
   /** @type {Map<string, Group>} */
   const groups = new Map();
   for (const event of events) {
-    for (const rule of byKind.get(event.kind) ?? []) {
+    for (const rule of rulesOn(event.kind)) {
       if (!rule.when(event, policy)) continue;
       const message = rule.message(event, policy);
       const id = `${rule.id}|${event.side}|${event.pointer}|${message}`;
@@ -107,7 +137,13 @@ function group(events, base, head, policy) {
  * @param {LoadedSpec} spec
  * @returns {Group}
  */
-function newFinding(rule, event, message, spec, base) {
+function newFinding(
+  /** @type {import("../index.js").Rule} */ rule,
+  /** @type {import("../index.js").ChangeEvent} */ event,
+  /** @type {string} */ message,
+  spec,
+  /** @type {LoadedSpec} */ base,
+) {
   const source = spec.origin(event.pointer);
   const muted = mutedBecause(event);
   /** @type {Group} */
@@ -139,6 +175,7 @@ function newFinding(rule, event, message, spec, base) {
  * @returns {Finding[]}
  */
 function settle(groups) {
+  /** @type {Finding[]} */
   const findings = [];
   for (const { stable, removedName, ...finding } of groups.values()) {
     if (!stable && finding.level !== "info") {
@@ -162,38 +199,37 @@ function settle(groups) {
  * Where a removed node stood in the base (`removedAt`), for outputs that can point at a removed line (a
  * pull request review's base side); the finding's own `source` stays on the head, where annotations go.
  */
-function removedAt(event, base) {
+function removedAt(/** @type {import("../index.js").ChangeEvent} */ event, /** @type {LoadedSpec} */ base) {
   if (event.removedFrom === undefined || event.side === "base") return {};
   const at = base.origin(event.removedFrom);
   return at ? { removedAt: at } : {};
 }
 
 /** Why an event cannot affect anyone: a read-only value in a request, a write-only value in a response. */
-function mutedBecause(event) {
+function mutedBecause(/** @type {import("../index.js").ChangeEvent} */ event) {
   if (event.direction === "request" && event.flags?.readOnly) return "read-only: callers do not send it";
   if (event.direction === "response" && event.flags?.writeOnly) return "write-only: readers never receive it";
   if (event.xml) return "XML body: its text and elements read the same whatever JSON type the schema names";
   return undefined;
 }
 
-function locationOf(event) {
+function locationOf(/** @type {import("../index.js").ChangeEvent} */ event) {
   const op = event.operation;
   const head = op.method ? `${op.method.toUpperCase()} ${op.path}` : op.operationId;
   return `${head}${event.where ? ` ${event.where}` : ""}`;
 }
 
 /** The place of a change to a shared schema: its file (or component name) and the path inside it. */
-function schemaWhere(finding) {
+function schemaWhere(/** @type {Finding} */ finding) {
   const pointer = finding.source?.pointer ?? finding.pointer;
   const file = finding.source
-    ? finding.source.file
-        .split("/")
-        .pop()
-        .replace(/\.(ya?ml|json)$/, "")
+    ? (finding.source.file.split("/").pop() ?? "").replace(/\.(ya?ml|json)$/, "")
     : "";
   const inner = pointer
     .replace(/^#/, "")
-    .replace(/^\/components\/schemas\/([^/]+)/, (_, name) => (file ? "" : name))
+    .replace(/^\/components\/schemas\/([^/]+)/, (/** @type {string} */ _, /** @type {string} */ name) =>
+      file ? "" : name,
+    )
     .replace(/\/allOf\/\d+/g, "")
     .replace(/\/properties\/([^/]+)/g, ".$1")
     .replace(/\/properties$/, "")
@@ -201,5 +237,5 @@ function schemaWhere(finding) {
     .replace(/\/additionalProperties/g, "{*}")
     .replace(/~1/g, "/")
     .replace(/~0/g, "~");
-  return `${file}${inner}` || finding.operations[0].where;
+  return `${file}${inner}` || (finding.operations[0]?.where ?? "");
 }

@@ -1,12 +1,19 @@
 // Whether a changed `pattern` only accepts more: strings made from the old pattern (randexp writes strings a
 // regular expression matches) must all match the new one. A sample the new pattern refuses proves it
 // narrower; none refused is taken as "generalized", as far as sampling can tell.
-import RandExp from "randexp";
+import { createRequire } from "node:module";
+
+// randexp is loaded on the first changed pattern, not with the module (most reviews change none); it is
+// CommonJS, so `require` loads it synchronously.
+const require = createRequire(import.meta.url);
+/** @type {typeof import("randexp") | undefined} */
+let RandExpClass;
+const randExp = () => (RandExpClass ??= require("randexp"));
 
 const SAMPLES = 64;
 const cache = new Map();
 
-function compile(pattern) {
+function compile(/** @type {string} */ pattern) {
   try {
     return new RegExp(pattern, "u");
   } catch {
@@ -46,12 +53,12 @@ export function comparePatterns(before, after) {
   let verdict = "unknown";
   if (compile(before) && next) {
     try {
-      // @ts-expect-error randexp's types declare an ES default export; the module is CommonJS, whose default is the class
+      const RandExp = randExp();
       const generator = new RandExp(before);
       generator.max = 8;
       // A fixed seed keeps the verdict the same from one run to the next.
       let seed = 7;
-      generator.randInt = (from, to) => {
+      generator.randInt = (/** @type {number} */ from, /** @type {number} */ to) => {
         seed = (seed * 1103515245 + 12345) % 2147483648;
         return from + (seed % (to - from + 1));
       };

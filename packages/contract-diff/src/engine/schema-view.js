@@ -3,13 +3,15 @@
 // object, and the set of JSON types a schema admits (OpenAPI 3.0 `nullable` included).
 
 /** `a/b~c` -> `a~1b~0c`: one JSON pointer segment (RFC 6901). */
-export const escapeSegment = (segment) => String(segment).replaceAll("~", "~0").replaceAll("/", "~1");
+export const escapeSegment = (/** @type {string | number} */ segment) =>
+  String(segment).replaceAll("~", "~0").replaceAll("/", "~1");
 
 /** Appends segments to a `#/...` pointer. */
-export const child = (pointer, ...segments) => `${pointer}/${segments.map(escapeSegment).join("/")}`;
+export const child = (/** @type {string} */ pointer, /** @type {(string | number)[]} */ ...segments) =>
+  `${pointer}/${segments.map(escapeSegment).join("/")}`;
 
 /** The node a local pointer names in `doc`, or undefined. */
-export function atPointer(doc, pointer) {
+export function atPointer(/** @type {import("./json.js").Json} */ doc, /** @type {string} */ pointer) {
   if (typeof pointer !== "string" || !pointer.startsWith("#")) return undefined;
   let node = doc;
   const body = pointer.slice(1);
@@ -27,15 +29,20 @@ export function atPointer(doc, pointer) {
   return node;
 }
 
+/** @param {unknown} value @returns {value is Record<string, import("./json.js").Json>} */
 export const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /**
  * Follows `$ref`s from `node` found at `pointer`: the node it ends on and the pointer of that node. A dangling
  * or circular chain ends on an empty schema at the last pointer reached (the differ never throws on a bad
  * reference; the loader reports those).
- * @returns {{ node: Record<string, any>, pointer: string, ref?: string }}
+ * @returns {{ node: Record<string, import("./json.js").Json>, pointer: string, ref?: string }}
  */
-export function resolve(doc, node, pointer) {
+export function resolve(
+  /** @type {import("./json.js").Json} */ doc,
+  /** @type {import("./json.js").Json} */ node,
+  /** @type {string} */ pointer,
+) {
   let ref;
   const seen = new Set();
   while (isObject(node) && typeof node.$ref === "string" && node.$ref.startsWith("#")) {
@@ -51,7 +58,10 @@ export function resolve(doc, node, pointer) {
   return { node: isObject(node) ? node : {}, pointer, ref };
 }
 
-function mergeSiblings(target, siblings) {
+function mergeSiblings(
+  /** @type {import("./json.js").Json} */ target,
+  /** @type {import("./json.js").Json} */ siblings,
+) {
   const keys = Object.keys(siblings).filter((key) => !ANNOTATIONS.has(key));
   return keys.length === 0 ? target : { allOf: [target, siblings] };
 }
@@ -72,18 +82,24 @@ export const ANNOTATIONS = new Set([
 ]);
 
 /** True when a schema only annotates (every keyword is a description, an example or an `x-` extension). */
-export const annotationOnly = (schema) =>
+export const annotationOnly = (/** @type {import("./json.js").Json} */ schema) =>
   isObject(schema) && Object.keys(schema).every((key) => ANNOTATIONS.has(key) || key.startsWith("x-"));
 
 /**
  * One view of an object schema with its allOf members merged: properties (each with the pointer it lives at),
  * required names, and the schema's own keywords (allOf members fill keywords the schema leaves unset).
- * @returns {{ own: Record<string, any>, pointer: string, properties: Map<string, { schema: any, pointer: string }>,
+ * @returns {{ own: Record<string, import("./json.js").Json>, pointer: string,
+ *   properties: Map<string, { schema: import("./json.js").Json, pointer: string }>,
  *   required: Set<string>, closed: boolean, noAdditional: boolean }}
  *   `closed`: unknown properties are refused (additionalProperties or unevaluatedProperties false);
  *   `noAdditional`: additionalProperties false itself
  */
-export function view(doc, schema, pointer, chain = new Set()) {
+export function view(
+  /** @type {import("./json.js").Json} */ doc,
+  /** @type {import("./json.js").Json} */ schema,
+  /** @type {string} */ pointer,
+  chain = new Set(),
+) {
   const resolved = resolve(doc, schema, pointer);
   const node = resolved.node;
   const out = {
@@ -123,7 +139,7 @@ export function view(doc, schema, pointer, chain = new Set()) {
 }
 
 /** The JSON types a schema admits, or undefined when it says nothing about types (any value). */
-export function typesOf(schema) {
+export function typesOf(/** @type {import("./json.js").Json} */ schema) {
   let types;
   if (Array.isArray(schema.type)) types = new Set(schema.type);
   else if (typeof schema.type === "string") types = new Set([schema.type]);
@@ -136,10 +152,12 @@ export function typesOf(schema) {
 }
 
 /** True when every value of type `type` is also a value of one of `types` (an integer is a number). */
-export const typeCovered = (types, type) => types.has(type) || (type === "integer" && types.has("number"));
+export const typeCovered = (/** @type {Set<string>} */ types, /** @type {string} */ type) =>
+  types.has(type) || (type === "integer" && types.has("number"));
 
 /** The values an enum-like schema allows (`enum` or `const`), or undefined. */
-export const enumOf = (schema) => (Array.isArray(schema.enum) ? schema.enum : undefined);
+export const enumOf = (/** @type {import("./json.js").Json} */ schema) =>
+  Array.isArray(schema.enum) ? schema.enum : undefined;
 
 /** Stable text of a JSON value, for set comparisons. */
-export const key = (value) => JSON.stringify(value);
+export const key = (/** @type {import("./json.js").Json} */ value) => JSON.stringify(value);

@@ -13,7 +13,7 @@ import { compareSubschemas } from "./schema/subschemas.js";
 import { compareTypes } from "./schema/types.js";
 import { compareAllOf, compareUnions } from "./schema/unions.js";
 import { compareBounds, compareValues } from "./schema/values-bounds.js";
-import { resolve, view } from "./schema-view.js";
+import { isObject, resolve, view } from "./schema-view.js";
 
 const MAX_DEPTH = 64;
 
@@ -25,47 +25,72 @@ const MAX_DEPTH = 64;
  * @typedef {import("./schema/scope.js").SchemaScope} SchemaScope
  */
 
-/** @param {Record<string, any>} base @param {Record<string, any>} head */
-export function schemaDiffer(base, head) {
+/**
+ * @param {Record<string, import("./json.js").Json>} base @param {Record<string, import("./json.js").Json>} head
+ * @param {import("./schema/scope.js").Unchanged} [unchanged]
+ */
+export function schemaDiffer(base, head, unchanged = () => false) {
   /** @type {DifferContext} */
-  const context = { base, head, memo: new Map(), texts: new WeakMap(), sameRefs: new Map() };
+  const context = { base, head, memo: new Map(), texts: new WeakMap(), sameRefs: new Map(), unchanged };
   return {
     /**
-     * @param {any} b base schema @param {string} bp its pointer @param {any} h head schema @param {string} hp
+     * @param {import("./json.js").Json} b base schema @param {string} bp its pointer @param {import("./json.js").Json} h head schema @param {string} hp
      * @param {Direction} direction @param {Flags} [flags]
      * @returns {SchemaEvent[]}
      */
     compare: (b, bp, h, hp, direction, flags = {}) => compare(context, b, bp, h, hp, direction, flags, []),
     /** True when two nodes read the same and every $ref below them names the same text in both documents. */
-    same: (b, h) => same(context, b, h),
+    same: (/** @type {import("./json.js").Json} */ b, /** @type {import("./json.js").Json} */ h) =>
+      same(context, b, h),
   };
 }
 
 /**
  * @param {DifferContext} context
- * @param {any} b base schema @param {string} bp its pointer @param {any} h head schema @param {string} hp
+ * @param {import("./json.js").Json} b base schema @param {string} bp its pointer @param {import("./json.js").Json} h head schema @param {string} hp
  * @param {Direction} direction @param {Flags} flags @param {string[]} stack
  * @returns {SchemaEvent[]}
  */
 function compare(context, b, bp, h, hp, direction, flags, stack) {
+  // The same reference on both sides to files whose texts are the same: nothing to compare, nothing to parse.
+  if (refOnly(b) && refOnly(h) && b.$ref === h.$ref && context.unchanged(b.$ref, h.$ref)) return [];
   const rb = resolve(context.base, b, bp);
   const rh = resolve(context.head, h, hp);
-  const id = `${rb.pointer}|${rh.pointer}|${direction}|${flags.readOnly ? 1 : 0}${flags.writeOnly ? 1 : 0}${flags.parameter ? 1 : 0}${flags.header ? 1 : 0}`;
-  if (context.memo.has(id)) return context.memo.get(id);
+  const id = `${rb.pointer}|${rh.pointer}|${direction}|${flags.readOnly ? 1 : 0}${flags.writeOnly ? 1 : 0}${flags.parameter ? 1 : 0}${flags.header ? 1 : 0}${flags.text ? 1 : 0}`;
+  const known = context.memo.get(id);
+  if (known) return known;
   if (stack.includes(id) || stack.length > MAX_DEPTH) return [];
   // Identical text at pointers that are both unchanged all the way down: nothing to compare.
   if (same(context, rb.node, rh.node)) {
     context.memo.set(id, []);
     return [];
   }
+  /** @type {SchemaEvent[]} */
   const events = [];
   walk(context, rb.node, rb.pointer, rh.node, rh.pointer, direction, flags, [...stack, id], events);
   context.memo.set(id, events);
   return events;
 }
 
-/** Compares one resolved pair of schemas, keyword family by keyword family, into `events`. */
-function walk(context, bNode, bp, hNode, hp, direction, flags, stack, events) {
+/** A node that is a `$ref` and nothing else. @param {unknown} node @returns {node is { $ref: string }} */
+const refOnly = (node) => isObject(node) && typeof node.$ref === "string" && Object.keys(node).length === 1;
+
+/**
+ * Compares one resolved pair of schemas, keyword family by keyword family, into `events`.
+ * @param {DifferContext} context @param {Direction} direction @param {Flags} flags @param {string[]} stack
+ * @param {SchemaEvent[]} events
+ */
+function walk(
+  context,
+  /** @type {import("./json.js").Json} */ bNode,
+  /** @type {string} */ bp,
+  /** @type {import("./json.js").Json} */ hNode,
+  /** @type {string} */ hp,
+  direction,
+  flags,
+  stack,
+  events,
+) {
   /** @type {SchemaScope} */
   const scope = {
     base: context.base,
@@ -89,7 +114,7 @@ function walk(context, bNode, bp, hNode, hp, direction, flags, stack, events) {
 
   compareUnions(scope, bp, hp, b, h);
   compareAllOf(scope, bNode, hNode);
-  compareTypes(b, h, emit);
+  compareTypes(b, h, emit, flags.text === true);
   compareValues(b, h, emit);
   compareBounds(b, h, emit);
   compareStrings(b, h, emit);

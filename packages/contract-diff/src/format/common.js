@@ -4,29 +4,31 @@ import { LEVELS } from "../engine/index.js";
 
 /** @typedef {import("../engine/index.js").Finding} Finding @typedef {import("../gate.js").GateResult} GateResult */
 
-export const plural = (n, word) => `${n} ${word}${n === 1 || word === "info" ? "" : "s"}`;
+export const plural = (/** @type {number} */ n, /** @type {string} */ word) =>
+  `${n} ${word}${n === 1 || word === "info" ? "" : "s"}`;
 
 /** `2 errors, 1 warning, 3 info`, or `no changes`. */
-export function summarize(counts) {
+export function summarize(/** @type {Record<import("../index.js").Level, number>} */ counts) {
   const total = LEVELS.reduce((sum, level) => sum + (counts[level] ?? 0), 0);
   if (total === 0) return "no changes";
   return LEVELS.map((level) => plural(counts[level] ?? 0, level)).join(", ");
 }
 
 /** Errors first, then warnings, then info; within a level by place. */
-export const ordered = (findings) =>
+export const ordered = (/** @type {import("../index.js").Finding[]} */ findings) =>
   [...findings].sort(
     (a, b) => LEVELS.indexOf(a.level) - LEVELS.indexOf(b.level) || placeOf(a).localeCompare(placeOf(b)),
   );
 
 /** `spec/components/schemas/Tag.yaml:14`, or the operation and place when no file is known. */
-export const placeOf = (finding) =>
+export const placeOf = (/** @type {import("../index.js").Finding} */ finding) =>
   finding.source ? `${finding.source.file}:${finding.source.line}` : finding.location;
 
-export const operationName = (op) => (op.method ? `${op.method.toUpperCase()} ${op.path}` : op.operationId);
+export const operationName = (/** @type {import("../engine/json.js").Json} */ op) =>
+  op.method ? `${op.method.toUpperCase()} ${op.path}` : op.operationId;
 
 /** `POST /tags.create`, or `3 operations: POST /a, GET /b, ...` */
-export function reachText(finding, most = 4) {
+export function reachText(/** @type {import("../index.js").Finding} */ finding, most = 4) {
   const names = [...new Set(finding.operations.map(operationName))];
   if (names.length === 1) return names[0];
   const shown = names.slice(0, most).join(", ");
@@ -34,10 +36,10 @@ export function reachText(finding, most = 4) {
 }
 
 /** The gate's verdict and notes, one sentence each (code in backticks). */
-export function gateLines(gate) {
+export function gateLines(/** @type {import("../index.js").GateResult} */ gate) {
   const lines = [];
   const errors = plural(gate.errors, "error-level change");
-  const files = (list) => list.map((f) => `\`${f}\``).join(", ");
+  const files = (/** @type {string[]} */ list) => list.map((f) => `\`${f}\``).join(", ");
   if (gate.errors === 0) lines.push("Gate: passed, no error-level change.");
   else if (gate.unacknowledged === 0)
     lines.push(`Gate: passed, ${errors}, all listed in the accepted-breaks file.`);
@@ -61,7 +63,10 @@ export function gateLines(gate) {
 }
 
 /** Whether an error-level finding fails the gate (no gate: every error does). */
-export function failing(finding, gate) {
+export function failing(
+  /** @type {import("../index.js").Finding} */ finding,
+  /** @type {import("../index.js").GateResult | undefined} */ gate,
+) {
   if (finding.level !== "error") return false;
   if (!gate) return true;
   if (gate.accepted.some((a) => a.finding === finding)) return false;

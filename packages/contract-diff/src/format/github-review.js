@@ -9,10 +9,11 @@ import { evidenceLines, failing, gateLines, reachText, summarize } from "./commo
 export const GITHUB_LIMIT = 65_536;
 export const REVIEW_MARKER = "<!-- workapi-contract-diff:review -->";
 /** The marker of one finding's comment: the rule and the place, which stay the same from push to push. */
-export const commentMarker = (finding) =>
-  `<!-- workapi-contract-diff:comment ${finding.rule} ${finding.location.replaceAll("--", "- -")} -->`;
+export const commentMarker = (
+  /** @type {Pick<import("../index.js").Finding, "rule" | "location">} */ finding,
+) => `<!-- workapi-contract-diff:comment ${finding.rule} ${finding.location.replaceAll("--", "- -")} -->`;
 /** The key a comment's marker holds, or undefined for a comment that is not ours. */
-export const markerKey = (body) =>
+export const markerKey = (/** @type {string} */ body) =>
   /<!-- workapi-contract-diff:comment (.+?) -->/.exec(String(body ?? ""))?.[1];
 
 /**
@@ -22,9 +23,9 @@ export const markerKey = (body) =>
  */
 
 /** `text` cut to `limit` characters (GitHub's, or less to leave room), ending with a note that says so. */
-export function fit(text, limit = GITHUB_LIMIT, what = "this comment") {
+export function fit(/** @type {string} */ text, limit = GITHUB_LIMIT, what = "this comment") {
   if (text.length <= limit) return text;
-  const note = (cut) =>
+  const note = (/** @type {number} */ cut) =>
     `\n\n_… ${cut} characters of ${what} were cut to stay under GitHub's ${GITHUB_LIMIT.toLocaleString("en")}-character limit: run \`workapi-contract-diff --format text\` for all of it._`;
   let cut = text.length - limit + note(text.length).length;
   // The note's own length depends on the count it prints: settle it.
@@ -33,7 +34,10 @@ export function fit(text, limit = GITHUB_LIMIT, what = "this comment") {
 }
 
 /** The side and line a finding's comment goes on, or undefined when that line is outside the diff. */
-export function placeInDiff(finding, hunks) {
+export function placeInDiff(
+  /** @type {import("../index.js").Finding} */ finding,
+  /** @type {import("../index.js").Hunks | undefined} */ hunks,
+) {
   const at = finding.removedAt ?? finding.source;
   if (!at || !hunks) return undefined;
   /** @type {"LEFT" | "RIGHT"} */
@@ -44,14 +48,20 @@ export function placeInDiff(finding, hunks) {
     : undefined;
 }
 
-function level(finding, gate) {
+function level(
+  /** @type {import("../index.js").Finding} */ finding,
+  /** @type {import("../index.js").GateResult | undefined} */ gate,
+) {
   if (failing(finding, gate)) return "❌ **error**";
   if (finding.level === "error") return "**error** (acknowledged)";
   return finding.level === "warning" ? "⚠️ **warning**" : "ℹ️ info";
 }
 
 /** One finding as the Markdown of its comment. */
-function commentBody(finding, gate) {
+function commentBody(
+  /** @type {import("../index.js").Finding} */ finding,
+  /** @type {import("../index.js").GateResult | undefined} */ gate,
+) {
   const lines = [
     `${level(finding, gate)} \`${finding.rule}\` at \`${finding.where}\`: ${finding.message}`,
     "",
@@ -94,7 +104,12 @@ export function githubReview(report, { gate, review = {} } = {}) {
 }
 
 /** The summary, the verdict, and the findings that have no line in the diff, under the size limit. */
-function reviewBody(report, gate, commented, folded) {
+function reviewBody(
+  /** @type {import("../index.js").Report} */ report,
+  /** @type {import("../index.js").GateResult | undefined} */ gate,
+  /** @type {number} */ commented,
+  /** @type {import("../index.js").Finding[]} */ folded,
+) {
   const head = [`## Contract review: ${summarize(report.counts)}`, ""];
   if (gate) head.push(...gateLines(gate).map((line) => `- ${line}`), "");
   if (commented > 0)

@@ -4,8 +4,9 @@
 import { evidenceLines, failing, gateLines, reachText, summarize } from "./common.js";
 
 // Workflow command escaping: data escapes %, CR and LF; property values also : and ,.
-const data = (value) => String(value).replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
-const property = (value) => data(value).replaceAll(":", "%3A").replaceAll(",", "%2C");
+const data = (/** @type {string} */ value) =>
+  String(value).replaceAll("%", "%25").replaceAll("\r", "%0D").replaceAll("\n", "%0A");
+const property = (/** @type {string} */ value) => data(value).replaceAll(":", "%3A").replaceAll(",", "%2C");
 
 /**
  * @param {import("../index.js").Report} report

@@ -1,5 +1,5 @@
 // Every output of a contract review, by name.
-import { RULES } from "../rules/index.js";
+import { ruleNamed } from "../rules/load.js";
 import { github } from "./github.js";
 import { githubReview } from "./github-review.js";
 import { json } from "./json.js";
@@ -19,11 +19,13 @@ export const FORMATS = Object.freeze(Object.keys(RENDERERS));
 /**
  * @param {import("../engine/index.js").Report} report
  * @param {"text" | "markdown" | "json" | "junit" | "github" | "sarif" | "github-review"} format
- * @param {{ gate?: import("../gate.js").GateResult, sourceUrl?: string, rules?: readonly any[],
+ * @param {{ gate?: import("../gate.js").GateResult, sourceUrl?: string, rules?: readonly import("../engine/json.js").Json[],
  *   review?: { commitId?: string, hunks?: import("./github-review.js").Hunks } }} [context]
  */
 export function formatReport(report, format, context = {}) {
   const render = RENDERERS[format];
   if (!render) throw new Error(`unknown format ${format}: one of ${FORMATS.join(", ")}`);
-  return render(report, { rules: RULES, ...context });
+  // The rules the findings name (SARIF describes them), loaded for those findings only.
+  const rules = [...new Set(report.findings.map((finding) => finding.rule))].map(ruleNamed);
+  return render(report, { rules, ...context });
 }

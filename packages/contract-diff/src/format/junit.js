@@ -3,8 +3,8 @@
 import { evidenceLines, failing, gateLines, placeOf, reachText } from "./common.js";
 
 /** XML 1.0 cannot hold most control characters, even escaped: they are dropped. */
-const allowed = (code) => code === 9 || code === 10 || code === 13 || code >= 32;
-const xml = (value) =>
+const allowed = (/** @type {number} */ code) => code === 9 || code === 10 || code === 13 || code >= 32;
+const xml = (/** @type {string} */ value) =>
   [...String(value)]
     .filter((c) => allowed(c.codePointAt(0) ?? 0))
     .join("")

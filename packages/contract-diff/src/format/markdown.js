@@ -6,9 +6,12 @@ import { evidenceLines, failing, gateLines, ordered, reachText, summarize } from
 export const MARKDOWN_LIMIT = 65_000;
 const RESERVE = 600;
 
-const cell = (value) => String(value).replaceAll("|", "\\|").replaceAll("\n", " ");
+const cell = (/** @type {string} */ value) => String(value).replaceAll("|", "\\|").replaceAll("\n", " ");
 
-function link(finding, sourceUrl) {
+function link(
+  /** @type {import("../index.js").Finding} */ finding,
+  /** @type {string | undefined} */ sourceUrl,
+) {
   if (!finding.source) return `\`${cell(finding.location)}\``;
   const text = `${finding.source.file}:${finding.source.line}`;
   return sourceUrl ? `[${text}](${sourceUrl}${finding.source.file}#L${finding.source.line})` : `\`${text}\``;
@@ -32,7 +35,7 @@ export function markdown(report, { gate, sourceUrl } = {}) {
   const findings = ordered(report.findings);
   const shown = findings.filter((f) => f.level !== "info");
   const info = findings.filter((f) => f.level === "info");
-  const row = (f) =>
+  const row = (/** @type {import("../index.js").Finding} */ f) =>
     `| ${failing(f, gate) ? "❌ error" : f.level === "error" ? "error" : f.level === "warning" ? "⚠️ warning" : "info"} | \`${f.rule}\` | ${link(f, sourceUrl)} ${cell(f.where)} | ${cell(f.message)}${f.note ? ` (${cell(f.note)})` : ""}${evidenceLines(
       f,
     )

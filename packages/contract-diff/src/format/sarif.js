@@ -5,6 +5,7 @@ import { evidenceLines, failing, operationName } from "./common.js";
 
 const SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+/** @type {Record<string, string>} */
 const LEVEL = { error: "error", warning: "warning", info: "note" };
 
 /**

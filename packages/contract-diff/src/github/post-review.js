@@ -18,7 +18,11 @@ const PAGE = 100;
 /** A small REST client over `fetch` for one repository. @param {Target} target */
 function client({ apiUrl, token, repository, fetch = globalThis.fetch }) {
   const base = `${apiUrl.replace(/\/$/, "")}/repos/${repository}`;
-  async function call(method, path, body) {
+  async function call(
+    /** @type {string} */ method,
+    /** @type {string} */ path,
+    /** @type {unknown} */ body = undefined,
+  ) {
     const response = await fetch(`${base}${path}`, {
       method,
       headers: {
@@ -35,7 +39,7 @@ function client({ apiUrl, token, repository, fetch = globalThis.fetch }) {
     }
     return response.status === 204 ? undefined : response.json();
   }
-  async function all(path) {
+  async function all(/** @type {string} */ path) {
     const items = [];
     for (let page = 1; ; page++) {
       const batch = await call("GET", `${path}?per_page=${PAGE}&page=${page}`);
@@ -106,7 +110,7 @@ export async function postReview(review, target) {
  * The pull request a workflow runs for: `--pull`, else the event payload's (GITHUB_EVENT_PATH).
  * @param {string | undefined} given @param {(path: string) => string} readFile
  */
-export function pullNumberOf(given, env, readFile) {
+export function pullNumberOf(given, /** @type {Record<string, string | undefined>} */ env, readFile) {
   if (given !== undefined) return Number(given);
   if (!env.GITHUB_EVENT_PATH) return Number.NaN;
   const event = JSON.parse(readFile(env.GITHUB_EVENT_PATH));

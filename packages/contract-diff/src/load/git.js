@@ -6,7 +6,11 @@ import { execFileSync } from "node:child_process";
 import { posix } from "node:path";
 
 /** git's output (a Buffer) for `args` in `root`; throws when git fails. */
-const git = (root, args, input) =>
+const git = (
+  /** @type {string} */ root,
+  /** @type {string[]} */ args,
+  /** @type {string | undefined} */ input = undefined,
+) =>
   execFileSync("git", args, {
     cwd: root,
     input,
@@ -14,10 +18,11 @@ const git = (root, args, input) =>
     maxBuffer: 1 << 30,
   });
 
-const text = (root, args) => git(root, args).toString("utf8").trim();
+const text = (/** @type {string} */ root, /** @type {string[]} */ args) =>
+  git(root, args).toString("utf8").trim();
 
 /** The top folder of the work tree holding `cwd`, or `cwd` itself outside one. */
-export function repositoryRoot(cwd) {
+export function repositoryRoot(/** @type {string} */ cwd) {
   try {
     return text(cwd, ["rev-parse", "--show-toplevel"]);
   } catch {
@@ -26,7 +31,7 @@ export function repositoryRoot(cwd) {
 }
 
 /** The branch checked out in the repository at `root`; undefined outside one or on a detached HEAD. */
-export function currentBranch(root) {
+export function currentBranch(/** @type {string} */ root) {
   try {
     const branch = text(root, ["rev-parse", "--abbrev-ref", "HEAD"]);
     return branch && branch !== "HEAD" ? branch : undefined;
@@ -46,7 +51,7 @@ export function diffText(root, base, head, paths) {
 }
 
 /** The commit `revision` names in the repository at `root`, or undefined when it names none. */
-export function commitOf(root, revision) {
+export function commitOf(/** @type {string} */ root, /** @type {string} */ revision) {
   try {
     return text(root, ["rev-parse", "--verify", "--quiet", `${revision}^{commit}`]) || undefined;
   } catch {
@@ -65,7 +70,7 @@ export function revisionReader(root, revision, sha) {
   const prefetched = new Set();
 
   /** Reads every blob below `folder` at the revision in one batch. */
-  function prefetch(folder) {
+  function prefetch(/** @type {string} */ folder) {
     if (prefetched.has(folder)) return;
     prefetched.add(folder);
     let names;
@@ -101,7 +106,8 @@ export function revisionReader(root, revision, sha) {
       try {
         return git(root, ["show", `${sha}:${location}`]).toString("utf8");
       } catch (err) {
-        const why = String(err.stderr ?? err.message)
+        const error = /** @type {Error & { stderr?: Buffer }} */ (err);
+        const why = String(error.stderr ?? error.message)
           .trim()
           .split("\n")[0];
         throw new Error(`not at ${revision}: ${why}`);

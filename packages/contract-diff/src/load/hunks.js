@@ -14,9 +14,9 @@ export function diffHunks(root, base, head, paths) {
 }
 
 /** Hunks from the text of a unified diff (`git diff`). @returns {import("../index.js").Hunks} */
-export function parseHunks(text) {
+export function parseHunks(/** @type {string} */ text) {
   const hunks = new Map();
-  const of = (file) => {
+  const of = (/** @type {string} */ file) => {
     if (!hunks.has(file)) hunks.set(file, { LEFT: [], RIGHT: [] });
     return hunks.get(file);
   };
@@ -28,7 +28,9 @@ export function parseHunks(text) {
     else if (line.startsWith("@@ ")) {
       const match = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
       if (!match) continue;
-      const [from, count, to, toCount] = [match[1], match[2] ?? "1", match[3], match[4] ?? "1"].map(Number);
+      const [from, count, to, toCount] = /** @type {[number, number, number, number]} */ (
+        [match[1], match[2] ?? "1", match[3], match[4] ?? "1"].map(Number)
+      );
       if (left && count > 0) of(left).LEFT.push([from, from + count - 1]);
       if (right && toCount > 0) of(right).RIGHT.push([to, to + toCount - 1]);
     }

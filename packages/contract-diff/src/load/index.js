@@ -4,12 +4,15 @@
 // runs in ./git.js. The result is one document in which every `$ref` is local: each file reached lives once
 // under `x-contract-files`, so a shared schema has one pointer whichever operation reaches it, and
 // `origin(pointer)` gives the file and line it came from.
+
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, normalize, posix, relative, resolve } from "node:path";
-import { LineCounter, parseDocument } from "yaml";
 import { escapeSegment } from "../engine/schema-view.js";
 import { commitOf, revisionReader } from "./git.js";
 import { lineIndex } from "./lines.js";
+import { scanRefs } from "./scan.js";
+import { yaml } from "./yaml.js";
 
 /** A source that cannot be read or is no OpenAPI 3.0/3.1 document (exit code 2). */
 export class InputError extends Error {}
@@ -23,7 +26,7 @@ export const FILES = "x-contract-files";
  *   display: (location: string) => string }} Reader
  */
 
-const isUrl = (value) => /^https?:\/\//i.test(value);
+const isUrl = (/** @type {import("../engine/json.js").Json} */ value) => /^https?:\/\//i.test(value);
 
 /**
  * What `argument` names, decided once: an http(s) URL, a file (relative to `cwd`), or a git revision of the
@@ -44,7 +47,7 @@ export function sourceOf(argument, where = {}) {
 }
 
 /** The first of `candidates` that names a commit of the repository at `root`, as a source; undefined if none. */
-export function firstRevision(root, candidates) {
+export function firstRevision(/** @type {string} */ root, /** @type {string[]} */ candidates) {
   for (const name of candidates) {
     const sha = commitOf(root, name);
     if (sha) return /** @type {Source} */ ({ kind: "revision", name, sha });
@@ -72,19 +75,20 @@ export async function loadSpec(source, options = {}) {
   return load(entry, revisionReader(root, given.name, given.sha), options.label ?? label);
 }
 
-function displayPath(root, path) {
+function displayPath(/** @type {string} */ root, /** @type {string} */ path) {
   const inside = relative(root, path);
   return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside.split("\\").join("/") : path;
 }
 
 /** @returns {Reader} */
-function fileReader(root) {
+function fileReader(/** @type {string} */ root) {
   return {
     read: (location) => {
       try {
         return readFileSync(location, "utf8");
       } catch (err) {
-        throw new InputError(`cannot read ${location}: ${err.code ?? err.message}`);
+        const error = /** @type {NodeJS.ErrnoException} */ (err);
+        throw new InputError(`cannot read ${location}: ${error.code ?? error.message}`);
       }
     },
     resolve: (from, ref) => (isUrl(ref) ? ref : normalize(join(dirname(from), decodeURI(ref)))),
@@ -100,7 +104,8 @@ function urlReader() {
       try {
         response = await fetch(location, { signal: AbortSignal.timeout(30_000) });
       } catch (err) {
-        throw new InputError(`cannot fetch ${location}: ${err.cause?.message ?? err.message}`);
+        const error = /** @type {Error & { cause?: Error }} */ (err);
+        throw new InputError(`cannot fetch ${location}: ${error.cause?.message ?? error.message}`);
       }
       if (!response.ok) throw new InputError(`cannot fetch ${location}: HTTP ${response.status}`);
       return response.text();
@@ -111,20 +116,20 @@ function urlReader() {
 }
 
 /**
- * @typedef {{ value: any, text: string, document?: import("yaml").Document, counter?: LineCounter,
- *   lines?: Map<string, number> }} Parsed
+ * @typedef {{ value: import("../engine/json.js").Json, document?: import("yaml").Document, counter?: import("yaml").LineCounter }} Parsed
  */
 
 /**
  * Parses one file's text: JSON with JSON.parse, anything else with the `yaml` parser, whose document keeps the
  * source positions that a finding's line is read from (`linesOf`), so no file is parsed twice.
+ * @param {string} text @param {string} where
  * @returns {Parsed}
  */
 function parse(text, where) {
   const trimmed = text.trimStart();
   if (trimmed.startsWith("{") || trimmed.startsWith("[")) {
     try {
-      return { value: JSON.parse(text), text };
+      return { value: JSON.parse(text) };
     } catch {
       // not JSON after all (a YAML flow mapping, say): read as YAML below
     }
@@ -135,25 +140,35 @@ function parse(text, where) {
     const line = error.linePos ? `:${error.linePos[0].line}` : "";
     throw new InputError(`${where}${line} is neither JSON nor YAML: ${error.message.split("\n")[0]}`);
   }
-  return { value: document.toJS({ maxAliasCount: -1 }), text, document, counter };
+  return { value: document.toJS({ maxAliasCount: -1 }), document, counter };
 }
 
+/** @param {string} text */
 function yamlDocument(text) {
+  const { LineCounter, parseDocument } = yaml();
   const counter = new LineCounter();
   return { document: parseDocument(text, { lineCounter: counter, prettyErrors: false }), counter };
 }
 
-/** The line index of a parsed file, built on first use (a JSON file's text is read for positions then). */
+/**
+ * The line index of a file, built on first use: from the document its value was parsed from, else (a JSON
+ * file, or one never parsed) from its text.
+ * @param {SpecFile} file
+ */
 function linesOf(file) {
   if (!file.lines) {
-    const { document, counter } = file.document ? file : yamlDocument(file.text);
-    file.lines = lineIndex(document.contents, counter);
+    const parsed =
+      file.document && file.counter
+        ? { document: file.document, counter: file.counter }
+        : yamlDocument(file.text);
+    file.lines = lineIndex(parsed.document.contents, parsed.counter);
     file.document = undefined;
+    file.counter = undefined;
   }
   return file.lines;
 }
 
-function checkVersion(value, where) {
+function checkVersion(/** @type {import("../engine/json.js").Json} */ value, /** @type {string} */ where) {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new InputError(`${where} is not an OpenAPI document (its top level is not a mapping)`);
   }
@@ -170,74 +185,218 @@ function checkVersion(value, where) {
 }
 
 /**
+ * One file of a split spec. Its text is read (and hashed) when the loader finds it; its value is parsed on
+ * first use, when the differ reaches it: a review parses only what its change touches. `refs` are the `$ref`s
+ * its text holds (read by ./scan.js, or from its parsed value when the text cannot be read cleanly);
+ * `reaches`, the files they name.
+ * @typedef {{ location: string, key: string, display: string, text: string, hash: string, refs: string[],
+ *   reaches: Set<string>, value?: import("../engine/json.js").Json, parsed: boolean, local?: boolean, document?: import("yaml").Document,
+ *   counter?: import("yaml").LineCounter, lines?: Map<string, number> }} SpecFile
+ */
+
+/**
  * @param {string} entry @param {Reader} reader @param {string} label
  * @returns {Promise<Loaded>}
  */
 async function load(entry, reader, label) {
-  /** @type {Map<string, Parsed & { key: string, display: string }>} */
+  /** @type {Map<string, SpecFile>} */
   const files = new Map();
-  const entryText = await reader.read(entry);
-  const first = parse(entryText, reader.display(entry));
-  const version = checkVersion(first.value, reader.display(entry));
-  files.set(entry, { key: "", display: reader.display(entry), ...first });
-  const pending = [entry];
   // A file's key is its path from the entry's folder, whatever the source: the same file read from a
   // revision, the working tree or a URL has the same pointer, so $refs compare equal across sources.
   const folder = reader.resolve(entry, ".");
   const prefix = folder === "." ? "" : /[/\\]$/.test(folder) ? folder : `${folder}/`;
+  /** @param {string} location */
   const keyOf = (location) =>
     (location.startsWith(prefix) ? location.slice(prefix.length) : location).split("\\").join("/");
+  /** @param {string} location @param {string} text @returns {SpecFile} */
+  const fileOf = (location, text) => ({
+    location,
+    key: location === entry ? "" : keyOf(location),
+    display: reader.display(location),
+    text,
+    hash: createHash("sha1").update(text).digest("base64"),
+    refs: [],
+    reaches: new Set(),
+    parsed: false,
+  });
+  /** Parses a file now: its value, and its refs read from that value. @param {SpecFile} file */
+  const parseFile = (file) => {
+    if (file.parsed) return;
+    Object.assign(file, parse(file.text, file.display), { parsed: true });
+    file.refs = collectRefs(file.value, []).map(
+      (/** @type {import("../engine/json.js").Json} */ holder) => holder.$ref,
+    );
+  };
+
+  const first = fileOf(entry, await reader.read(entry));
+  parseFile(first);
+  const version = checkVersion(first.value, first.display);
+  files.set(entry, first);
+  const pending = [first];
   while (pending.length > 0) {
-    const location = pending.pop();
-    const file = files.get(location);
-    const refs = [];
-    collectRefs(file.value, refs);
-    for (const holder of refs) {
-      const ref = holder.$ref;
-      const hash = ref.indexOf("#");
-      const target = hash === -1 ? ref : ref.slice(0, hash);
-      const fragment = hash === -1 ? "" : ref.slice(hash + 1);
-      if (target === "") {
-        // Local to this file: inside an external file, `#/a` means that file's own root.
-        if (location !== entry) holder.$ref = `#/${FILES}/${escapeSegment(file.key)}${fragment}`;
-        continue;
-      }
-      const next = reader.resolve(location, target);
+    const file = /** @type {SpecFile} */ (pending.pop());
+    if (!file.parsed) {
+      const scanned = scanRefs(file.text);
+      if (scanned) file.refs = scanned;
+      else parseFile(file);
+    }
+    for (const ref of file.refs) {
+      const target = fileTarget(ref);
+      if (target === "") continue;
+      const next = reader.resolve(file.location, target);
       if (!files.has(next)) {
         let text;
         try {
           text = await reader.read(next);
         } catch (err) {
+          // A ref read from the text alone may be text in a description: the parsed file decides.
+          if (!file.parsed) parseFile(file);
+          if (!file.refs.includes(ref)) continue;
           throw new InputError(
-            `${reader.display(location)}: $ref ${ref} names ${reader.display(next)}, which cannot be read (${err.message})`,
+            `${file.display}: $ref ${ref} names ${reader.display(next)}, which cannot be read (${messageOf(err)})`,
           );
         }
-        const parsed = parse(text, reader.display(next));
-        files.set(next, { key: keyOf(next), display: reader.display(next), ...parsed });
-        pending.push(next);
+        const found = fileOf(next, text);
+        files.set(next, found);
+        pending.push(found);
       }
-      const key = files.get(next).key;
-      holder.$ref = next === entry ? `#${fragment}` : `#/${FILES}/${escapeSegment(key)}${fragment}`;
+      file.reaches.add(next);
     }
   }
-  const document = first.value;
-  const external = [...files.entries()].filter(([location]) => location !== entry);
-  if (external.length > 0) {
-    document[FILES] = Object.fromEntries(external.map(([, file]) => [file.key, file.value]));
-  }
+
+  /** The value of a file with its refs made local to the one document. @param {SpecFile} file */
+  const localValue = (file) => {
+    if (!file.local) {
+      parseFile(file);
+      for (const holder of collectRefs(file.value, [])) holder.$ref = localRef(file, holder.$ref);
+      file.local = true;
+    }
+    return file.value;
+  };
+  /** @param {SpecFile} file @param {string} ref */
+  const localRef = (file, ref) => {
+    const target = fileTarget(ref);
+    const fragment = ref.slice(target.length + 1);
+    // Local to this file: inside an external file, `#/a` means that file's own root.
+    if (target === "")
+      return file.location === entry ? ref : `#/${FILES}/${escapeSegment(file.key)}${fragment}`;
+    const next = reader.resolve(file.location, target);
+    const found = files.get(next);
+    if (!found)
+      throw new InputError(
+        `${file.display}: $ref ${ref} names ${reader.display(next)}, which cannot be read`,
+      );
+    return next === entry ? `#${fragment}` : `#/${FILES}/${escapeSegment(found.key)}${fragment}`;
+  };
+
+  const document = localValue(first);
+  const external = [...files.values()].filter((file) => file !== first);
+  if (external.length > 0) document[FILES] = lazyValues(external, localValue);
   const byKey = new Map([...files.values()].map((file) => [file.key, file]));
-  const entryName = reader.display(entry);
   return {
     document,
     label,
     version,
     files: [...files.keys()].map((location) => reader.display(location)),
-    origin: (pointer) => originOf(pointer, byKey, entryName),
+    origin: (pointer) => originOf(pointer, byKey, first.display),
+    sources: sourcesOf(byKey, files, (key) => {
+      if (key !== "" && byKey.has(key)) localValue(/** @type {SpecFile} */ (byKey.get(key)));
+    }),
   };
 }
 
+/** The file part of a `$ref` (before `#`). @param {string} ref */
+const fileTarget = (ref) => {
+  const hash = ref.indexOf("#");
+  return hash === -1 ? ref : ref.slice(0, hash);
+};
+
+/** @param {unknown} err */
+const messageOf = (err) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * The external files' values under their keys, each parsed when first read (a getter that then stays a value).
+ * @param {SpecFile[]} external @param {(file: SpecFile) => import("../engine/json.js").Json} localValue
+ * @returns {Record<string, import("../engine/json.js").Json>}
+ */
+function lazyValues(external, localValue) {
+  /** @type {Record<string, import("../engine/json.js").Json>} */
+  const values = {};
+  for (const file of external) {
+    Object.defineProperty(values, file.key, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const value = localValue(file);
+        Object.defineProperty(values, file.key, {
+          value,
+          enumerable: true,
+          configurable: true,
+          writable: true,
+        });
+        return value;
+      },
+    });
+  }
+  return values;
+}
+
+/**
+ * What the differ may know of the files without parsing them (index.d.ts: SpecSources).
+ * @param {Map<string, SpecFile>} byKey @param {Map<string, SpecFile>} byLocation
+ * @param {(key: string) => void} parseKey
+ * @returns {import("../index.js").SpecSources}
+ */
+function sourcesOf(byKey, byLocation, parseKey) {
+  /** @type {Map<string, string>} */
+  const tokens = new Map();
+  /** Every file `file` reaches, itself included, as `key=hash` in key order. @param {SpecFile} file */
+  const tokenOf = (file) => {
+    let token = tokens.get(file.key);
+    if (token === undefined) {
+      /** @type {Set<SpecFile>} */
+      const seen = new Set([file]);
+      const stack = [file];
+      while (stack.length > 0) {
+        for (const location of /** @type {SpecFile} */ (stack.pop()).reaches) {
+          const next = byLocation.get(location);
+          if (next && !seen.has(next)) {
+            seen.add(next);
+            stack.push(next);
+          }
+        }
+      }
+      token = [...seen]
+        .map((f) => `${f.key}=${f.hash}`)
+        .sort()
+        .join("\n");
+      tokens.set(file.key, token);
+    }
+    return token;
+  };
+  return {
+    hashes: new Map([...byKey.values()].map((file) => [file.key, file.hash])),
+    reach(pointer) {
+      const file = byKey.get(fileKeyOf(pointer));
+      return file ? tokenOf(file) : undefined;
+    },
+    parse: parseKey,
+  };
+}
+
+/** The key of the file a `#/...` pointer of the loaded document lies in ("" for the entry). @param {string} pointer */
+function fileKeyOf(pointer) {
+  const segments = pointer.slice(1).split("/");
+  if (segments[1] !== FILES || segments.length < 3) return "";
+  return /** @type {string} */ (segments[2]).replaceAll("~1", "/").replaceAll("~0", "~");
+}
+
 /** Every object holding a string `$ref`, in document order. */
-function collectRefs(node, out, seen = new Set()) {
+function collectRefs(
+  /** @type {import("../engine/json.js").Json} */ node,
+  /** @type {{ $ref: string }[]} */ out,
+  seen = new Set(),
+) {
   if (node === null || typeof node !== "object" || seen.has(node)) return out;
   seen.add(node);
   if (Array.isArray(node)) {
@@ -250,13 +409,17 @@ function collectRefs(node, out, seen = new Set()) {
 }
 
 /** The file and line of a pointer in the loaded document: the deepest node of it that a file records. */
-function originOf(pointer, byKey, entryName) {
+function originOf(
+  /** @type {string} */ pointer,
+  /** @type {Map<string, SpecFile>} */ byKey,
+  /** @type {string} */ entryName,
+) {
   if (typeof pointer !== "string" || !pointer.startsWith("#")) return undefined;
   let segments = pointer.slice(1).split("/").slice(1);
   let file = byKey.get("");
   let name = entryName;
   if (segments[0] === FILES && segments.length > 1) {
-    const key = segments[1].replaceAll("~1", "/").replaceAll("~0", "~");
+    const key = (segments[1] ?? "").replaceAll("~1", "/").replaceAll("~0", "~");
     file = byKey.get(key);
     name = file?.display ?? key;
     segments = segments.slice(2);

@@ -6,7 +6,7 @@ export default {
   level: "info",
   doc: "A default was documented or dropped on a request value, or changed on a response value (defaults describe what callers send).",
   on: "default",
-  when: (e) => (request(e) && !e.flags.parameter && e.change !== "changed") || response(e),
+  when: (e) => (request(e) && e.flags?.parameter !== true && e.change !== "changed") || response(e),
   message: (e) => `default ${show(e.before)} -> ${show(e.after)}`,
   given: {
     response: [

@@ -7,7 +7,7 @@ export default {
   doc: "A discriminator was added or removed, or a mapping changed in a way no caller relies on.",
   on: "discriminator",
   when: (e) =>
-    ["set", "unset", "mapping-changed"].includes(e.change) ||
+    ["set", "unset", "mapping-changed"].includes(String(e.change)) ||
     (request(e) && e.change === "mapping-added") ||
     (response(e) && e.change === "mapping-removed"),
   message: (e) => `discriminator ${e.change}${e.name ? ` (${e.name})` : ""}`,

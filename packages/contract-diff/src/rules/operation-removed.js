@@ -10,12 +10,12 @@ export default {
     e.change === "removed" &&
     ["not-deprecated", "before-sunset", "invalid", "no-sunset"].includes(removal(e, policy)),
   message: (e, policy) => {
-    const why = {
+    const why = /** @type {Record<string, string>} */ ({
       "not-deprecated": "without being deprecated first",
       "before-sunset": `before its sunset date ${e.sunset}`,
       invalid: `with an unreadable sunset ${JSON.stringify(e.sunset)}`,
       "no-sunset": "while deprecated without a sunset date",
-    }[removal(e, policy)];
+    })[removal(e, policy)];
     return `${e.pathRemains ? "method" : "operation"} removed ${why}`;
   },
   given: { operation: [{ responses: { 200: { description: "ok" } } }, undefined] },

@@ -1,4 +1,4 @@
-import { deprecation } from "./support.js";
+import { deprecation, unreadableSunset } from "./support.js";
 
 /** @type {import("./rule.js").Rule} */
 export default {
@@ -10,6 +10,7 @@ export default {
     (e.change === "set" && deprecation({ sunset: e.after }, policy) !== "invalid") ||
     (e.change === "changed" &&
       deprecation({ sunset: e.after }, policy) !== "invalid" &&
+      !unreadableSunset(e.before) &&
       !(String(e.after) < String(e.before) && deprecation({ sunset: e.after }, policy) === "too-soon")),
   message: (e) => `sunset ${e.before ? `moved from ${e.before} to` : "set to"} ${e.after}`,
   given: {

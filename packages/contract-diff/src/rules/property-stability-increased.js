@@ -1,4 +1,4 @@
-import { stabilityRank } from "./support.js";
+import { stabilityRank, unreadableLevel } from "./support.js";
 
 /** @type {import("./rule.js").Rule} */
 export default {
@@ -6,7 +6,10 @@ export default {
   level: "info",
   doc: "A property's `x-stability-level` went up or was set.",
   on: "stability",
-  when: (e) => stabilityRank(e.after) >= 0 && !(stabilityRank(e.after) < stabilityRank(e.before)),
+  when: (e) =>
+    !unreadableLevel(e.before) &&
+    stabilityRank(e.after) >= 0 &&
+    !(stabilityRank(e.after) < stabilityRank(e.before)),
   message: (e) => `stability ${e.before ?? "stable"} -> ${e.after ?? "stable"}`,
   given: {
     response: [

@@ -6,7 +6,7 @@ export default {
   level: "error",
   doc: "What callers send must now hold more properties together (dependentRequired).",
   on: "dependent-required",
-  when: (e) => request(e) && ["added", "grew"].includes(e.change),
+  when: (e) => request(e) && ["added", "grew"].includes(String(e.change)),
   message: (e) =>
     `dependentRequired ${e.name}: ${JSON.stringify(e.before ?? [])} -> ${JSON.stringify(e.after ?? [])}`,
   given: { request: [{ type: "object" }, { type: "object", dependentRequired: { a: ["b"] } }] },

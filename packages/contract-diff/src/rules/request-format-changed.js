@@ -6,7 +6,7 @@ export default {
   level: "error",
   doc: "A value callers send gained or changed its format (date-time -> date, int64 -> int32).",
   on: "format",
-  when: (e) => request(e) && ["set", "changed", "narrowed"].includes(e.change),
+  when: (e) => request(e) && ["set", "changed", "narrowed"].includes(String(e.change)),
   message: (e) => `format ${show(e.before)} -> ${show(e.after)}`,
   given: { request: [{ type: "string" }, { type: "string", format: "email" }] },
 };

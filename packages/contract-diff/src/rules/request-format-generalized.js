@@ -6,7 +6,7 @@ export default {
   level: "info",
   doc: "A value callers send lost its format or took a wider one (int32 -> int64).",
   on: "format",
-  when: (e) => request(e) && ["unset", "widened"].includes(e.change),
+  when: (e) => request(e) && ["unset", "widened"].includes(String(e.change)),
   message: (e) => `format ${show(e.before)} -> ${show(e.after)}`,
   given: {
     request: [

@@ -6,7 +6,7 @@ export default {
   level: "error",
   doc: "The multipleOf on what callers send changed so that some values they send are refused.",
   on: "multiple-of",
-  when: (e) => request(e) && ["changed", "narrowed"].includes(e.change),
+  when: (e) => request(e) && ["changed", "narrowed"].includes(String(e.change)),
   message: (e) => `multipleOf ${e.before} -> ${e.after}`,
   given: {
     request: [

@@ -6,7 +6,7 @@ export default {
   level: "info",
   doc: "The multipleOf on what callers send was removed or divides the old one.",
   on: "multiple-of",
-  when: (e) => request(e) && ["unset", "widened"].includes(e.change),
+  when: (e) => request(e) && ["unset", "widened"].includes(String(e.change)),
   message: (e) => `multipleOf ${show(e.before)} -> ${show(e.after)}`,
   given: {
     request: [

@@ -6,7 +6,7 @@ export default {
   level: "info",
   doc: "A parameter's default is now documented.",
   on: "default",
-  when: (e) => request(e) && e.flags.parameter && e.change === "set",
+  when: (e) => request(e) && e.flags?.parameter === true && e.change === "set",
   message: (e) => `default ${show(e.after)} documented`,
   given: {
     parameter: [

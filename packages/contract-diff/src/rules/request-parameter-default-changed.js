@@ -6,7 +6,7 @@ export default {
   level: "error",
   doc: "A parameter's default changed: callers that leave it out get different behaviour.",
   on: "default",
-  when: (e) => request(e) && e.flags.parameter && e.change === "changed",
+  when: (e) => request(e) && e.flags?.parameter === true && e.change === "changed",
   message: (e) => `default ${show(e.before)} -> ${show(e.after)}`,
   given: {
     parameter: [

@@ -6,7 +6,7 @@ export default {
   level: "warning",
   doc: "A parameter's default is no longer documented: callers that leave it out cannot tell what they get.",
   on: "default",
-  when: (e) => request(e) && e.flags.parameter && e.change === "unset",
+  when: (e) => request(e) && e.flags?.parameter === true && e.change === "unset",
   message: (e) => `default ${show(e.before)} removed`,
   given: {
     parameter: [

@@ -6,7 +6,7 @@ export default {
   level: "warning",
   doc: "The pattern on what callers send changed and refuses some strings it accepted: check that callers' values still match. (A warning, as the peer: patterns rarely describe every value callers really send.)",
   on: "pattern",
-  when: (e) => request(e) && ["changed", "specialized"].includes(e.change),
+  when: (e) => request(e) && ["changed", "specialized"].includes(String(e.change)),
   message: (e) => `pattern ${e.before} -> ${e.after}`,
   given: {
     request: [

@@ -6,7 +6,7 @@ export default {
   level: "warning",
   doc: "The default of a value callers may leave out changed: they get different behaviour. (The peer says info.)",
   on: "default",
-  when: (e) => request(e) && !e.flags.parameter && e.change === "changed",
+  when: (e) => request(e) && !e.flags?.parameter === true && e.change === "changed",
   message: (e) => `default ${show(e.before)} -> ${show(e.after)}`,
   given: {
     request: [

@@ -6,7 +6,7 @@ export default {
   level: "error",
   doc: "A value readers receive lost or changed its format.",
   on: "format",
-  when: (e) => response(e) && ["unset", "changed", "widened"].includes(e.change),
+  when: (e) => response(e) && ["unset", "changed", "widened"].includes(String(e.change)),
   message: (e) => `format ${show(e.before)} -> ${show(e.after)}`,
   given: {
     response: [

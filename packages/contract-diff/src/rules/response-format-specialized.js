@@ -6,7 +6,7 @@ export default {
   level: "info",
   doc: "A value readers receive gained a format or a narrower one.",
   on: "format",
-  when: (e) => response(e) && ["set", "narrowed"].includes(e.change),
+  when: (e) => response(e) && ["set", "narrowed"].includes(String(e.change)),
   message: (e) => `format ${show(e.before)} -> ${show(e.after)}`,
   given: { response: [{ type: "string" }, { type: "string", format: "uuid" }] },
 };

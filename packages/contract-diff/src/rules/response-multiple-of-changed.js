@@ -6,7 +6,7 @@ export default {
   level: "error",
   doc: "The multipleOf on what readers receive changed so that values off the old grid may come.",
   on: "multiple-of",
-  when: (e) => response(e) && ["changed", "widened"].includes(e.change),
+  when: (e) => response(e) && ["changed", "widened"].includes(String(e.change)),
   message: (e) => `multipleOf ${e.before} -> ${e.after}`,
   given: {
     response: [

@@ -6,7 +6,7 @@ export default {
   level: "info",
   doc: "What readers receive gained a multipleOf or a stricter one.",
   on: "multiple-of",
-  when: (e) => response(e) && ["set", "narrowed"].includes(e.change),
+  when: (e) => response(e) && ["set", "narrowed"].includes(String(e.change)),
   message: (e) => `multipleOf ${show(e.before)} -> ${show(e.after)}`,
   given: {
     response: [

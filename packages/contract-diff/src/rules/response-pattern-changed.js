@@ -6,7 +6,7 @@ export default {
   level: "warning",
   doc: "The pattern on what readers receive changed and admits strings it did not.",
   on: "pattern",
-  when: (e) => response(e) && ["changed", "generalized"].includes(e.change),
+  when: (e) => response(e) && ["changed", "generalized"].includes(String(e.change)),
   message: (e) => `pattern ${e.before} -> ${e.after}`,
   given: {
     response: [

@@ -3,16 +3,21 @@
 
 /**
  * @typedef {import("../index.js").Policy} Policy
- * @typedef {{ deprecated?: boolean, sunset?: unknown, [field: string]: any }} Dated
+ * @typedef {{ deprecated?: boolean, sunset?: unknown, [field: string]: unknown }} Dated
  *   a change event, or the side of one, that may be deprecated with a sunset
  */
 
+/** @param {{ direction?: string }} e */
 export const request = (e) => e.direction === "request";
+/** @param {{ direction?: string }} e */
 export const response = (e) => e.direction === "response";
 
 const DAY = 24 * 60 * 60 * 1000;
 
-/** An `x-sunset` value as a date: a Date, an RFC 3339 date or date-time string; `invalid` otherwise. */
+/**
+ * An `x-sunset` value as a date: a Date, an RFC 3339 date or date-time string; `invalid` otherwise.
+ * @param {unknown} value @returns {Date | "invalid" | undefined}
+ */
 export function sunsetDate(value) {
   if (value === undefined || value === null || value === "") return undefined;
   const date =
@@ -52,10 +57,19 @@ export function deprecation(e, policy) {
 
 /** Stability levels from least to most stable (`x-stability-level`); absent means stable. */
 export const STABILITY = ["draft", "alpha", "beta", "stable"];
-export const stabilityRank = (value) =>
-  value === undefined ? STABILITY.length - 1 : STABILITY.indexOf(value);
+export const stabilityRank = (/** @type {unknown} */ value) =>
+  value === undefined ? STABILITY.length - 1 : STABILITY.indexOf(/** @type {string} */ (value));
+/**
+ * True for an `x-stability-level` that is set but is not a level. Such a value is an error on whichever side of
+ * a change it stands: in the base, it leaves unknown what the operation or property promised, so whether the
+ * change keeps that promise cannot be told (as the peer reports it).
+ */
+export const unreadableLevel = (/** @type {unknown} */ value) =>
+  value !== undefined && stabilityRank(value) < 0;
+/** True for an `x-sunset` that is set but is not a date. */
+export const unreadableSunset = (/** @type {unknown} */ value) => sunsetDate(value) === "invalid";
 
 /** A value as it reads in a message. */
-export const show = (value) =>
+export const show = (/** @type {unknown} */ value) =>
   value === undefined ? "(none)" : typeof value === "string" ? value : JSON.stringify(value);
-export const list = (values) => values.map((v) => JSON.stringify(v)).join(", ");
+export const list = (/** @type {unknown[]} */ values) => values.map((v) => JSON.stringify(v)).join(", ");

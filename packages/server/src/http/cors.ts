@@ -18,6 +18,7 @@ export const crossOrigin = shared<{ origins: string[] }>(async (fastify, { origi
       // What the contract deprecates (./deprecation.ts), for clients in a browser to warn about.
       "deprecation",
       "sunset",
+      "link",
     ],
     maxAge: 600,
   });

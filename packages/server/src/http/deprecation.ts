@@ -1,18 +1,24 @@
 // Tells callers what the contract deprecates: an operation marked `deprecated` (or a parameter so marked,
 // when the request uses it) is answered with `Deprecation` (RFC 9745) and, where the contract gives an
-// `x-sunset` date, `Sunset` (RFC 8594). The facts are read from the contract once, at start-up; a contract
-// with nothing deprecated adds no hook at all.
+// `x-sunset` date, `Sunset` (RFC 8594), and `Link: </docs#...>; rel="deprecation"` (RFC 9745, section 3): where
+// the reference page documents the operation (a parameter's deprecation is told at its operation's part). The
+// link is a relative reference, resolved against the request's URL as RFC 8288 says, so it holds behind any
+// host name. The facts are read from the contract once, at start-up; a contract with nothing deprecated adds
+// no hook at all.
 //
 // RFC 9745 defines `Deprecation` as a Structured Field Date (`@` and Unix seconds): the date the deprecation
 // takes effect, in the past or the future. The contract names it with `x-deprecated-at` (an RFC 3339 date);
 // without one, the header says "deprecated since" the Unix epoch, `@0`, the way RFC 9745 reads any past date:
 // already deprecated. (The draft's boolean `?1` form did not survive into the RFC.)
+import { DOCS_PAGE, operationAnchor } from "@workapi/docs";
 import { resolveRef } from "@workapi/spec";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Contract } from "../core/contract.js";
 import { shared } from "./plugin.js";
 
 interface Marks {
+  operationId?: string;
+  tags?: string[];
   deprecated?: boolean;
   "x-deprecated-at"?: unknown;
   "x-sunset"?: unknown;
@@ -26,6 +32,8 @@ interface RawParameter extends Marks {
 export interface Notice {
   deprecation: string;
   sunset?: string;
+  /** `<...>; rel="deprecation"; type="text/html"`: the operation's part of the reference page. */
+  link?: string;
 }
 interface OperationNotices {
   operation?: Notice;
@@ -51,6 +59,16 @@ export function noticeOf(marks: Marks): Notice | undefined {
   };
 }
 
+/** The `Link` to an operation's part of the reference page (RFC 9745's `deprecation` relation). */
+export function linkOf(operation: Marks): string | undefined {
+  if (typeof operation.operationId !== "string") return undefined;
+  const anchor = operationAnchor({
+    operationId: operation.operationId,
+    ...(operation.tags ? { tags: operation.tags } : {}),
+  });
+  return `<${DOCS_PAGE}#${encodeURI(anchor)}>; rel="deprecation"; type="text/html"`;
+}
+
 /** What each operation of the contract deprecates, by `METHOD path`; operations with nothing are left out. */
 export function deprecationsOf(contract: Contract): Map<string, OperationNotices> {
   const spec = contract.spec;
@@ -59,13 +77,15 @@ export function deprecationsOf(contract: Contract): Map<string, OperationNotices
     const item = spec.paths[operation.path] as Record<string, Marks & { parameters?: unknown[] }>;
     const raw = item[operation.method.toLowerCase()];
     if (!raw) continue;
+    const link = linkOf(raw);
+    const withLink = (notice: Notice | undefined) => (notice && link ? { ...notice, link } : notice);
     const parameters = (raw.parameters ?? [])
       .map((p) => resolveRef<RawParameter>(spec, p))
       .flatMap((p) => {
-        const notice = noticeOf(p);
+        const notice = withLink(noticeOf(p));
         return notice ? [{ name: p.name, in: p.in, notice }] : [];
       });
-    const own = noticeOf(raw);
+    const own = withLink(noticeOf(raw));
     if (own || parameters.length > 0)
       out.set(`${operation.method} ${operation.path}`, { ...(own ? { operation: own } : {}), parameters });
   }
@@ -84,6 +104,7 @@ function uses(request: FastifyRequest, parameter: { name: string; in: string }):
 function send(reply: FastifyReply, notice: Notice): void {
   reply.header("deprecation", notice.deprecation);
   if (notice.sunset) reply.header("sunset", notice.sunset);
+  if (notice.link) reply.header("link", notice.link);
 }
 
 export const deprecation = shared<{ contract: Contract }>(async (fastify, { contract }) => {

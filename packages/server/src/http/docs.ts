@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import { negotiate } from "@fastify/accept-negotiator";
-import { docsPath, faviconPath } from "@workapi/docs";
+import { DOCS_PAGE, docsPath, faviconPath } from "@workapi/docs";
 import { specPath } from "@workapi/spec";
 import etag from "etag";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -81,7 +81,7 @@ class StaticAsset {
 
 export const docs = shared(async (fastify) => {
   const assets = {
-    "/docs": new StaticAsset(docsPath, "text/html; charset=utf-8"),
+    [DOCS_PAGE]: new StaticAsset(docsPath, "text/html; charset=utf-8"),
     // The icon the page links (inline) is the one browsers ask for on their own, an SVG, as they accept.
     "/favicon.ico": new StaticAsset(faviconPath, "image/svg+xml"),
     "/openapi.json": new StaticAsset(specPath, "application/json; charset=utf-8"),
@@ -91,7 +91,7 @@ export const docs = shared(async (fastify) => {
     fastify.get(path, (request, reply) => asset.send(request, reply));
   }
   // The root has nothing of its own: it sends a browser (or curl -L) to the reference page.
-  fastify.get("/", (_request, reply) => reply.redirect("/docs", 302));
+  fastify.get("/", (_request, reply) => reply.redirect(DOCS_PAGE, 302));
   // Redis is a helper: with it unreachable the server still answers (200), and says how it counts.
   fastify.get("/health", async () => ({ status: "ok", ...fastify.rateLimitState() }));
 });

@@ -13,7 +13,15 @@ import { forward } from "./context.js";
  * @param {OperationContext} context @param {string} bp @param {string} hp @param {Emit} emit
  * @param {Direction} direction
  */
-export function compareRequestBody(context, rawB, bp, rawH, hp, emit, direction) {
+export function compareRequestBody(
+  context,
+  /** @type {import("../json.js").Json} */ rawB,
+  bp,
+  /** @type {import("../json.js").Json} */ rawH,
+  hp,
+  emit,
+  direction,
+) {
   if (rawB === undefined && rawH === undefined) return;
   if (rawB === undefined) {
     emit("request-body", {
@@ -53,9 +61,11 @@ export function compareRequestBody(context, rawB, bp, rawH, hp, emit, direction)
  * Content by media type, reported at `prefix` (and `prefix(media)` for one other than application/json).
  * @param {OperationContext} context @param {string} bp @param {string} hp @param {Emit} emit
  * @param {Direction} direction @param {string} prefix
+ * @param {import("../json.js").Json} bc @param {import("../json.js").Json} hc
  */
 export function compareContent(context, bc = {}, bp, hc = {}, hp, emit, direction, prefix) {
-  const label = (media) => (media === "application/json" ? prefix : `${prefix}(${media})`);
+  const label = (/** @type {string} */ media) =>
+    media === "application/json" ? prefix : `${prefix}(${media})`;
   const before = byEssence(bc);
   const after = byEssence(hc);
   for (const [essence, media] of after) {
@@ -75,7 +85,7 @@ export function compareContent(context, bc = {}, bp, hc = {}, hp, emit, directio
     if (!hasB || !hasH) continue;
     const events = context.schemas.compare(
       old.schema,
-      child(bp, oldMedia, "schema"),
+      child(bp, /** @type {string} */ (oldMedia), "schema"),
       item.schema,
       child(pointer, "schema"),
       direction,
@@ -101,10 +111,11 @@ export function compareContent(context, bc = {}, bp, hc = {}, hp, emit, directio
  * `application/json; charset=utf-8` are the same body.
  * @returns {Map<string, string>} essence -> the key as written
  */
-function byEssence(content) {
+function byEssence(/** @type {import("../json.js").Json} */ content) {
+  /** @type {Map<string, string>} */
   const map = new Map();
   for (const media of Object.keys(isObject(content) ? content : {})) {
-    const essence = media.split(";")[0].trim().toLowerCase();
+    const essence = (media.split(";")[0] ?? "").trim().toLowerCase();
     if (!map.has(essence)) map.set(essence, media);
   }
   return map;
@@ -113,4 +124,5 @@ function byEssence(content) {
 const XML = /[/+]xml$/;
 
 /** XML carries text and elements, not JSON types: a type change in an XML body is marked so (engine/index.js). */
-const markXml = (event) => (event.kind === "type" ? { ...event, xml: true } : event);
+const markXml = (/** @type {import("../schema/scope.js").SchemaEvent} */ event) =>
+  event.kind === "type" ? { ...event, xml: true } : event;

@@ -16,7 +16,15 @@ import { compareResponses } from "./responses.js";
  * @param {OperationContext} context @param {string} bp the base operation's pointer
  * @param {string} hp the head operation's pointer @param {Emit} emit @param {Direction} outward
  */
-export function compareCallbacks(context, bc, bp, hc, hp, emit, outward) {
+export function compareCallbacks(
+  context,
+  /** @type {import("../json.js").Json} */ bc,
+  bp,
+  /** @type {import("../json.js").Json} */ hc,
+  hp,
+  emit,
+  outward,
+) {
   const names = new Set([...Object.keys(isObject(bc) ? bc : {}), ...Object.keys(isObject(hc) ? hc : {})]);
   for (const name of names) {
     const b =
@@ -29,10 +37,12 @@ export function compareCallbacks(context, bc, bp, hc, hp, emit, outward) {
         : undefined;
     const bEntries = b ? Object.entries(b.node) : [];
     const hEntries = h ? Object.entries(h.node) : [];
+    const bPointer = b?.pointer ?? bp;
+    const hPointer = h?.pointer ?? hp;
     for (const [expression, rawItem] of hEntries) {
-      const hi = resolve(context.head, rawItem, child(h.pointer, expression));
+      const hi = resolve(context.head, rawItem, child(hPointer, expression));
       const old = bEntries.find(([e]) => e === expression);
-      const bi = old ? resolve(context.base, old[1], child(b.pointer, expression)) : undefined;
+      const bi = old ? resolve(context.base, old[1], child(bPointer, expression)) : undefined;
       compareCallbackItem(context, name, expression, bi, hi, emit, outward);
     }
     for (const [expression] of bEntries) {
@@ -51,7 +61,8 @@ export function compareCallbacks(context, bc, bp, hc, hp, emit, outward) {
  * One callback expression's path item on both sides (`bi` undefined when the base has none), method by
  * method.
  * @param {OperationContext} context @param {string} name @param {string} expression
- * @param {{ node: any, pointer: string } | undefined} bi @param {{ node: any, pointer: string }} hi
+ * @param {{ node: import("../json.js").Json, pointer: string } | undefined} bi
+ * @param {{ node: import("../json.js").Json, pointer: string }} hi
  * @param {Emit} emit @param {Direction} outward
  */
 function compareCallbackItem(context, name, expression, bi, hi, emit, outward) {
@@ -64,13 +75,14 @@ function compareCallbackItem(context, name, expression, bi, hi, emit, outward) {
     else if (isObject(bo) && !isObject(ho))
       emit("callback", { change: "removed", name, where, pointer: hi.pointer });
     else if (isObject(ho) && isObject(bo)) {
+      const bPointer = /** @type {{ pointer: string }} */ (bi).pointer;
       // The server calls the caller back: what it sends is read by the caller, what the caller answers is sent.
-      const prefixed = (kind, fields) =>
+      const prefixed = (/** @type {string} */ kind, /** @type {Record<string, unknown>} */ fields) =>
         emit(kind, { ...fields, where: `${where} ${fields.where ?? ""}`.trim() });
       compareRequestBody(
         context,
         bo.requestBody,
-        child(bi.pointer, method, "requestBody"),
+        child(bPointer, method, "requestBody"),
         ho.requestBody,
         child(hi.pointer, method, "requestBody"),
         prefixed,
@@ -79,7 +91,7 @@ function compareCallbackItem(context, name, expression, bi, hi, emit, outward) {
       compareResponses(
         context,
         bo.responses,
-        child(bi.pointer, method, "responses"),
+        child(bPointer, method, "responses"),
         ho.responses,
         child(hi.pointer, method, "responses"),
         prefixed,

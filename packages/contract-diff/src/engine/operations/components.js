@@ -2,7 +2,7 @@
 // added, removed or changed. Their events belong to a pseudo-operation, `(components)`.
 import { isObject, key } from "../schema-view.js";
 
-/** @param {Record<string, any>} base @param {Record<string, any>} head @param {any[]} events */
+/** @param {Record<string, import("../json.js").Json>} base @param {Record<string, import("../json.js").Json>} head @param {import("../json.js").Json[]} events */
 export function compareComponents(base, head, events) {
   const operation = { operationId: "(components)", method: "", path: "", webhook: false };
   const bs = isObject(base.components?.schemas) ? base.components.schemas : {};

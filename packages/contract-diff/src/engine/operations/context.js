@@ -3,9 +3,9 @@
 
 /**
  * @typedef {import("../schema/scope.js").Direction} Direction
- * @typedef {{ base: Record<string, any>, head: Record<string, any>,
+ * @typedef {{ base: Record<string, import("../json.js").Json>, head: Record<string, import("../json.js").Json>,
  *   schemas: ReturnType<typeof import("../walk-schema.js").schemaDiffer> }} OperationContext
- * @typedef {(kind: string, fields: Record<string, any>) => void} Emit
+ * @typedef {(kind: string, fields: Record<string, import("../json.js").Json>) => void} Emit
  *   reports an event at the operation being compared
  */
 
@@ -14,7 +14,7 @@ export const flip = (direction) => (direction === "request" ? "response" : "requ
 
 /**
  * Schema events as events of the operation, at `where` (the schema's path below it appended).
- * @param {any[]} schemaEvents @param {Emit} emit @param {string} where
+ * @param {import("../json.js").Json[]} schemaEvents @param {Emit} emit @param {string} where
  */
 export function forward(schemaEvents, emit, where) {
   for (const event of schemaEvents) emit(event.kind, { ...event, where: `${where}${event.path}` });

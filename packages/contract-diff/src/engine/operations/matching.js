@@ -6,10 +6,10 @@ import { child, isObject, resolve } from "../schema-view.js";
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 /** `/works/{id}/parts/{part}` -> `/works/{}/parts/{}`: the shape two path templates share. */
-export const templateOf = (path) => path.replace(/\{[^}]*\}/g, "{}");
+export const templateOf = (/** @type {string} */ path) => path.replace(/\{[^}]*\}/g, "{}");
 
 /**
- * @typedef {{ method: string, path: string, op: any, pointer: string, item: any, itemPointer: string,
+ * @typedef {{ method: string, path: string, op: import("../json.js").Json, pointer: string, item: import("../json.js").Json, itemPointer: string,
  *   webhook: boolean }} OperationEntry
  */
 
@@ -17,9 +17,13 @@ export const templateOf = (path) => path.replace(/\{[^}]*\}/g, "{}");
  * Every operation of a document: paths, and webhooks (OpenAPI 3.1), each with the pointer it lives at.
  * @returns {Map<string, OperationEntry>}
  */
-export function operationsOf(doc) {
+export function operationsOf(/** @type {import("../json.js").Json} */ doc) {
   const out = new Map();
-  const add = (container, containerPointer, webhook) => {
+  const add = (
+    /** @type {import("../json.js").Json} */ container,
+    /** @type {string} */ containerPointer,
+    /** @type {boolean} */ webhook,
+  ) => {
     for (const [path, rawItem] of Object.entries(isObject(container) ? container : {})) {
       const resolved = resolve(doc, rawItem, child(containerPointer, path));
       for (const method of HTTP_METHODS) {

@@ -66,7 +66,7 @@ export function compareOperation(context, b, h, operation, emit, outward) {
  * level, an `x-sunset` that is not a date on a deprecated operation. Readable marks of a new operation are
  * news to nobody, so only the unreadable ones are reported. @param {Emit} emit
  */
-export function checkAddedMarks(ho, emit) {
+export function checkAddedMarks(/** @type {import("../json.js").Json} */ ho, emit) {
   if (ho["x-stability-level"] !== undefined && stabilityRank(ho["x-stability-level"]) < 0)
     emit("operation-stability", { before: undefined, after: ho["x-stability-level"] });
   if (ho.deprecated && sunsetDate(ho["x-sunset"]) === "invalid")
@@ -74,7 +74,11 @@ export function checkAddedMarks(ho, emit) {
 }
 
 /** Deprecation (and its x-sunset), x-stability-level, operationId and tags. @param {Emit} emit */
-function compareMarks(bo, ho, emit) {
+function compareMarks(
+  /** @type {import("../json.js").Json} */ bo,
+  /** @type {import("../json.js").Json} */ ho,
+  emit,
+) {
   if (Boolean(bo.deprecated) !== Boolean(ho.deprecated)) {
     emit("operation-deprecated", {
       change: ho.deprecated ? "set" : "unset",

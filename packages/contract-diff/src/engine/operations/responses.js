@@ -13,11 +13,12 @@ import { forward } from "./context.js";
 /**
  * @param {OperationContext} context @param {string} bp @param {string} hp @param {Emit} emit
  * @param {Direction} direction
+ * @param {import("../json.js").Json} br @param {import("../json.js").Json} hr
  */
 export function compareResponses(context, br = {}, bp, hr = {}, hp, emit, direction) {
   const statuses = new Set([...Object.keys(isObject(br) ? br : {}), ...Object.keys(isObject(hr) ? hr : {})]);
   // The one success status became another (200 -> 201): one change, and the two answers compared as one.
-  const successes = (responses) =>
+  const successes = (/** @type {import("../json.js").Json} */ responses) =>
     Object.keys(isObject(responses) ? responses : {}).filter((s) => /^2/.test(s));
   const [bOnly, hOnly] = [successes(br), successes(hr)];
   const moved = bOnly.length === 1 && hOnly.length === 1 && bOnly[0] !== hOnly[0] ? bOnly[0] : undefined;
@@ -74,10 +75,13 @@ export function compareResponses(context, br = {}, bp, hr = {}, hp, emit, direct
  * Response headers, matched in any case, reported at `prefix.header.name`.
  * @param {OperationContext} context @param {string} bp @param {string} hp @param {Emit} emit
  * @param {Direction} direction @param {string} prefix
+ * @param {import("../json.js").Json} bh @param {import("../json.js").Json} hh
  */
 function compareHeaders(context, bh = {}, bp, hh = {}, hp, emit, direction, prefix) {
-  const lower = (headers) =>
-    new Map(Object.entries(isObject(headers) ? headers : {}).map(([n, v]) => [n.toLowerCase(), [n, v]]));
+  const lower = (/** @type {import("../json.js").Json} */ headers) =>
+    /** @type {Map<string, [string, import("../json.js").Json]>} */ (
+      new Map(Object.entries(isObject(headers) ? headers : {}).map(([n, v]) => [n.toLowerCase(), [n, v]]))
+    );
   const before = lower(bh);
   const after = lower(hh);
   for (const [id, [name, raw]] of after) {
@@ -93,7 +97,7 @@ function compareHeaders(context, bh = {}, bp, hh = {}, hp, emit, direction, pref
       });
       continue;
     }
-    const [oldName, oldRaw] = before.get(id);
+    const [oldName, oldRaw] = /** @type {[string, import("../json.js").Json]} */ (before.get(id));
     const b = resolve(context.base, oldRaw, child(bp, oldName));
     if ((b.node.required === true) !== (h.node.required === true)) {
       emit("response-header-required", {
@@ -111,7 +115,7 @@ function compareHeaders(context, bh = {}, bp, hh = {}, hp, emit, direction, pref
           h.node.schema,
           child(h.pointer, "schema"),
           direction,
-          { header: true },
+          { header: true, text: true },
         ),
         emit,
         where,

@@ -5,14 +5,18 @@ import { isObject } from "../schema-view.js";
 /** @typedef {import("./context.js").Emit} Emit */
 
 /** A requirement object as scheme names (`bearer`, `key + oauth`; `{}`, anonymous access, as `anonymous`). */
-function alternatives(list) {
+function alternatives(/** @type {import("../json.js").Json} */ list) {
   return (Array.isArray(list) ? list : []).filter(isObject).map((requirement) => {
     const schemes = Object.keys(requirement).sort();
+    /** @type {Map<string, Set<string>>} */
     const scopes = new Map(
       schemes.map((s) => [s, new Set(Array.isArray(requirement[s]) ? requirement[s] : [])]),
     );
     const text = schemes
-      .map((s) => `${s}${scopes.get(s).size ? `: ${[...scopes.get(s)].sort().join(", ")}` : ""}`)
+      .map((s) => {
+        const of = scopes.get(s) ?? new Set();
+        return `${s}${of.size ? `: ${[...of].sort().join(", ")}` : ""}`;
+      })
       .join(" + ");
     return { name: schemes.join(" + ") || "anonymous", scopes, text: text || "anonymous" };
   });
@@ -23,11 +27,17 @@ function alternatives(list) {
  * scope; otherwise alternatives are matched whole (schemes and scopes), and what is left is added or removed.
  * @param {Emit} emit @param {string} pointer
  */
-export function compareSecurity(bList, hList, emit, pointer) {
+export function compareSecurity(
+  /** @type {import("../json.js").Json} */ bList,
+  /** @type {import("../json.js").Json} */ hList,
+  emit,
+  pointer,
+) {
   const global = pointer === "#/security";
   const before = alternatives(bList);
   const after = alternatives(hList);
-  const byName = (all, name) => all.filter((a) => a.name === name);
+  const byName = (/** @type {import("../json.js").Json} */ all, /** @type {string} */ name) =>
+    all.filter((/** @type {import("../json.js").Json} */ a) => a.name === name);
   const paired = new Set();
   for (const name of new Set(after.map((a) => a.name))) {
     const b = byName(before, name);
@@ -44,7 +54,12 @@ export function compareSecurity(bList, hList, emit, pointer) {
           emit("security-scope", { change: "removed", scheme, scope, global, where: "security", pointer });
     }
   }
-  const texts = (all) => new Set(all.filter((a) => !paired.has(a.name)).map((a) => a.text));
+  const texts = (/** @type {import("../json.js").Json} */ all) =>
+    new Set(
+      all
+        .filter((/** @type {import("../json.js").Json} */ a) => !paired.has(a.name))
+        .map((/** @type {import("../json.js").Json} */ a) => a.text),
+    );
   const bt = texts(before);
   const ht = texts(after);
   // Requirements are alternatives (any one satisfied lets a call in): one added while every earlier

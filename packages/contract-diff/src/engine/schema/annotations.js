@@ -5,7 +5,11 @@ import { isObject } from "../schema-view.js";
 /** @typedef {import("./scope.js").Emit} Emit */
 
 /** @param {Emit} emit */
-export function compareAnnotations(b, h, emit) {
+export function compareAnnotations(
+  /** @type {import("../json.js").Json} */ b,
+  /** @type {import("../json.js").Json} */ h,
+  emit,
+) {
   if (Boolean(b.deprecated) !== Boolean(h.deprecated)) {
     emit("deprecated", { change: h.deprecated ? "set" : "unset", sunset: h["x-sunset"] });
   }
@@ -22,7 +26,11 @@ export function compareAnnotations(b, h, emit) {
 }
 
 /** Two discriminators: the property they read, and the mapping from values to schemas. @param {Emit} emit */
-function compareDiscriminators(bd, hd, emit) {
+function compareDiscriminators(
+  /** @type {import("../json.js").Json} */ bd,
+  /** @type {import("../json.js").Json} */ hd,
+  emit,
+) {
   if (bd.propertyName !== hd.propertyName) {
     emit("discriminator", {
       change: "property-name-changed",

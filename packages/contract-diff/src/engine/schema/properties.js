@@ -3,15 +3,21 @@
 // property schema, and additionalProperties: false.
 import { atPointer, resolve } from "../schema-view.js";
 
-/** @typedef {import("./scope.js").SchemaScope} SchemaScope */
+/**
+ * @typedef {import("./scope.js").SchemaScope} SchemaScope
+ * @typedef {ReturnType<typeof import("../schema-view.js").view>} View
+ */
 
 /** The readOnly/writeOnly marks of a property's schema, and the schema they were read from. */
-const propertyFlags = (schema, doc) => {
+const propertyFlags = (
+  /** @type {import("../json.js").Json} */ schema,
+  /** @type {import("../json.js").Json} */ doc,
+) => {
   const node = resolve(doc, schema, "#").node;
   return { readOnly: node.readOnly === true, writeOnly: node.writeOnly === true, node };
 };
 
-/** @param {SchemaScope} scope @param {any} bv the base's view @param {any} hv the head's view */
+/** @param {SchemaScope} scope @param {import("../json.js").Json} bv the base's view @param {import("../json.js").Json} hv the head's view */
 export function compareProperties(scope, bv, hv) {
   const { emit } = scope;
   for (const [name, property] of hv.properties) {
@@ -60,7 +66,14 @@ export function compareProperties(scope, bv, hv) {
 }
 
 /** A property on both sides: its marks, then its schemas (read-only or write-only on both sides stays so). */
-function compareProperty(scope, bv, hv, name, old, property) {
+function compareProperty(
+  /** @type {import("./scope.js").SchemaScope} */ scope,
+  /** @type {View} */ bv,
+  /** @type {View} */ hv,
+  /** @type {string} */ name,
+  /** @type {import("../json.js").Json} */ old,
+  /** @type {import("../json.js").Json} */ property,
+) {
   const { emit, flags } = scope;
   const at = `.${name}`;
   const hf = propertyFlags(property.schema, scope.head);

@@ -8,7 +8,11 @@ import { isObject, key, resolve } from "../schema-view.js";
  * True when two nodes read the same and every $ref below them names the same text in both documents.
  * @param {DifferContext} context
  */
-export function same(context, b, h) {
+export function same(
+  context,
+  /** @type {import("../json.js").Json} */ b,
+  /** @type {import("../json.js").Json} */ h,
+) {
   return text(context, b) === text(context, h) && reachedSame(context, b);
 }
 
@@ -16,7 +20,7 @@ export function same(context, b, h) {
  * JSON text of a node, computed once per node object (documents are not changed while they are compared).
  * @param {DifferContext} context
  */
-function text(context, node) {
+function text(context, /** @type {import("../json.js").Json} */ node) {
   if (!isObject(node) && !Array.isArray(node)) return key(node);
   let value = context.texts.get(node);
   if (value === undefined) {
@@ -31,7 +35,7 @@ function text(context, node) {
  * @param {DifferContext} context
  * @returns {boolean}
  */
-function reachedSame(context, node) {
+function reachedSame(context, /** @type {import("../json.js").Json} */ node) {
   if (Array.isArray(node)) return node.every((item) => reachedSame(context, item));
   if (!isObject(node)) return true;
   if (typeof node.$ref === "string") return sameRef(context, node.$ref);
@@ -40,11 +44,17 @@ function reachedSame(context, node) {
 
 /** @param {DifferContext} context @param {string} ref */
 function sameRef(context, ref) {
-  if (context.sameRefs.has(ref)) return context.sameRefs.get(ref);
+  const known = context.sameRefs.get(ref);
+  if (known !== undefined) return known;
+  // Told by the files' texts, without parsing what the ref reaches.
+  if (context.unchanged(ref, ref)) {
+    context.sameRefs.set(ref, true);
+    return true;
+  }
   context.sameRefs.set(ref, true); // a cycle back to this ref adds nothing new
   const b = resolve(context.base, { $ref: ref }, "#").node;
   const h = resolve(context.head, { $ref: ref }, "#").node;
-  const verdict = same(context, b, h);
+  const verdict = same(context, b, h) === true;
   context.sameRefs.set(ref, verdict);
   return verdict;
 }

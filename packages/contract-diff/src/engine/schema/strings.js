@@ -5,10 +5,14 @@ import { acceptsAnything, comparePatterns } from "../patterns.js";
 /** @typedef {import("./scope.js").Emit} Emit */
 
 /** @param {Emit} emit */
-export function compareStrings(b, h, emit) {
+export function compareStrings(
+  /** @type {import("../json.js").Json} */ b,
+  /** @type {import("../json.js").Json} */ h,
+  emit,
+) {
   if (b.pattern !== h.pattern) {
     // A pattern that refuses nothing reads as none: `pattern: ""` -> `"^[a-z]+$"` is a pattern added.
-    const none = (pattern) => pattern === undefined || acceptsAnything(pattern);
+    const none = (/** @type {string} */ pattern) => pattern === undefined || acceptsAnything(pattern);
     let change = none(b.pattern) ? "set" : none(h.pattern) ? "unset" : "changed";
     if (none(b.pattern) && none(h.pattern)) change = "changed";
     if (change === "changed") {

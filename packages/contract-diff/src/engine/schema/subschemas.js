@@ -18,7 +18,13 @@ const SINGLE_SCHEMA = [
 ];
 
 /** @param {SchemaScope} scope @param {string} bp @param {string} hp */
-export function compareSubschemas(scope, b, bp, h, hp) {
+export function compareSubschemas(
+  scope,
+  /** @type {import("../json.js").Json} */ b,
+  bp,
+  /** @type {import("../json.js").Json} */ h,
+  hp,
+) {
   const { emit } = scope;
   const itemsChange = pair(scope, b, bp, h, hp, "items", "[]");
   if (itemsChange) emit("subschema", { change: itemsChange, keyword: "items" });
@@ -42,11 +48,19 @@ export function compareSubschemas(scope, b, bp, h, hp) {
  * @param {string} keyword @param {string} segment
  * @returns {"set" | "unset" | undefined}
  */
-function pair(scope, b, bp, h, hp, keyword, segment) {
+function pair(
+  scope,
+  /** @type {import("../json.js").Json} */ b,
+  bp,
+  /** @type {import("../json.js").Json} */ h,
+  hp,
+  keyword,
+  segment,
+) {
   // `true` admits everything, like an absent keyword.
   const bs = b[keyword] === true ? undefined : b[keyword];
   const hs = h[keyword] === true ? undefined : h[keyword];
-  const isSchema = (s) => isObject(s) || typeof s === "boolean";
+  const isSchema = (/** @type {import("../json.js").Json} */ s) => isObject(s) || typeof s === "boolean";
   if (isSchema(bs) && isSchema(hs)) {
     if (typeof bs === "boolean" || typeof hs === "boolean") {
       // `false` on one side only (the other a schema): the false side admits nothing.
@@ -60,7 +74,13 @@ function pair(scope, b, bp, h, hp, keyword, segment) {
 }
 
 /** prefixItems by position: compared below `[i]` where both sides have one, else added or removed. */
-function comparePrefixItems(scope, b, bp, h, hp) {
+function comparePrefixItems(
+  /** @type {import("./scope.js").SchemaScope} */ scope,
+  /** @type {import("../json.js").Json} */ b,
+  /** @type {string} */ bp,
+  /** @type {import("../json.js").Json} */ h,
+  /** @type {string} */ hp,
+) {
   const bPositions = Array.isArray(b.prefixItems) ? b.prefixItems : [];
   const hPositions = Array.isArray(h.prefixItems) ? h.prefixItems : [];
   for (let i = 0; i < Math.max(bPositions.length, hPositions.length); i++) {
@@ -77,7 +97,13 @@ function comparePrefixItems(scope, b, bp, h, hp) {
 }
 
 /** dependentSchemas and patternProperties by name: compared below `<keyword:name>`, else added or removed. */
-function compareKeyedSubschemas(scope, b, bp, h, hp) {
+function compareKeyedSubschemas(
+  /** @type {import("./scope.js").SchemaScope} */ scope,
+  /** @type {import("../json.js").Json} */ b,
+  /** @type {string} */ bp,
+  /** @type {import("../json.js").Json} */ h,
+  /** @type {string} */ hp,
+) {
   for (const keyword of ["dependentSchemas", "patternProperties"]) {
     const bm = isObject(b[keyword]) ? b[keyword] : {};
     const hm = isObject(h[keyword]) ? h[keyword] : {};
@@ -98,7 +124,11 @@ function compareKeyedSubschemas(scope, b, bp, h, hp) {
 }
 
 /** dependentRequired: a list added or removed, or one that grew or shrank. */
-function compareDependentRequired(b, h, emit) {
+function compareDependentRequired(
+  /** @type {import("../json.js").Json} */ b,
+  /** @type {import("../json.js").Json} */ h,
+  /** @type {import("./scope.js").Emit} */ emit,
+) {
   const bd = isObject(b.dependentRequired) ? b.dependentRequired : {};
   const hd = isObject(h.dependentRequired) ? h.dependentRequired : {};
   for (const name of new Set([...Object.keys(bd), ...Object.keys(hd)])) {

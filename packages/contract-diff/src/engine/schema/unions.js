@@ -4,14 +4,20 @@ import { annotationOnly, child, isObject, resolve } from "../schema-view.js";
 /** @typedef {import("./scope.js").SchemaScope} SchemaScope */
 
 /** The name a variant is matched by: what its $ref names, else its title, else its position. */
-const variantLabel = (variant, index) => {
+const variantLabel = (/** @type {import("../json.js").Json} */ variant, /** @type {number} */ index) => {
   if (isObject(variant) && typeof variant.$ref === "string") return variant.$ref.split("/").pop();
   if (isObject(variant) && typeof variant.title === "string") return variant.title;
   return `#${index + 1}`;
 };
 
 /** @param {SchemaScope} scope @param {string} bp @param {string} hp */
-export function compareUnions(scope, bp, hp, b, h) {
+export function compareUnions(
+  scope,
+  bp,
+  hp,
+  /** @type {import("../json.js").Json} */ b,
+  /** @type {import("../json.js").Json} */ h,
+) {
   const { emit, nested } = scope;
   for (const keyword of ["oneOf", "anyOf"]) {
     const bl = Array.isArray(b[keyword]) ? b[keyword] : undefined;
@@ -22,7 +28,8 @@ export function compareUnions(scope, bp, hp, b, h) {
       const keepsOld =
         scope.direction === "request" &&
         h[keyword].some(
-          (variant, index) => scope.compare(b, bp, variant, child(hp, keyword, index)).length === 0,
+          (/** @type {import("../json.js").Json} */ variant, /** @type {number} */ index) =>
+            scope.compare(b, bp, variant, child(hp, keyword, index)).length === 0,
         );
       emit("union", { change: "wrapped", keyword, keepsOld });
       continue;
@@ -36,7 +43,7 @@ export function compareUnions(scope, bp, hp, b, h) {
     for (const [name, index] of after) {
       if (!before.has(name)) emit("variant", { change: "added", keyword, name });
       else {
-        const i = before.get(name);
+        const i = /** @type {number} */ (before.get(name));
         nested(bl[i], child(bp, keyword, i), hl[index], child(hp, keyword, index), `(${name})`);
       }
     }
@@ -51,18 +58,29 @@ export function compareUnions(scope, bp, hp, b, h) {
  * removed.
  * @param {SchemaScope} scope
  */
-export function compareAllOf(scope, bNode, hNode) {
+export function compareAllOf(
+  scope,
+  /** @type {import("../json.js").Json} */ bNode,
+  /** @type {import("../json.js").Json} */ hNode,
+) {
   const { base, head, emit } = scope;
-  const members = (doc, node) => {
+  const members = (
+    /** @type {import("../json.js").Json} */ doc,
+    /** @type {import("../json.js").Json} */ node,
+  ) => {
     const own = resolve(doc, node, "#").node;
     return Array.isArray(own.allOf) ? own.allOf : [];
   };
-  const refOf = (member) => (isObject(member) && typeof member.$ref === "string" ? member.$ref : undefined);
+  const refOf = (/** @type {import("../json.js").Json} */ member) =>
+    isObject(member) && typeof member.$ref === "string" ? member.$ref : undefined;
   const bl = members(base, bNode);
   const hl = members(head, hNode);
   const bRefs = new Set(bl.map(refOf).filter(Boolean));
   const hRefs = new Set(hl.map(refOf).filter(Boolean));
-  const only = (doc, member) => annotationOnly(resolve(doc, member, "#").node);
+  const only = (
+    /** @type {import("../json.js").Json} */ doc,
+    /** @type {import("../json.js").Json} */ member,
+  ) => annotationOnly(resolve(doc, member, "#").node);
   for (const member of hl)
     if (refOf(member) && !bRefs.has(refOf(member)))
       emit("all-of", { change: "added", annotationOnly: only(head, member) });

@@ -8,12 +8,22 @@ const MAX_BOUNDS = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "max
 const MIN_BOUNDS = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"];
 
 /** @param {Emit} emit */
-export function compareValues(b, h, emit) {
+export function compareValues(
+  /** @type {import("../json.js").Json} */ b,
+  /** @type {import("../json.js").Json} */ h,
+  emit,
+) {
   const be = enumOf(b);
   const he = enumOf(h);
   if (be && he) {
-    const added = he.filter((v) => !be.some((w) => key(w) === key(v)));
-    const removed = be.filter((v) => !he.some((w) => key(w) === key(v)));
+    const added = he.filter(
+      (/** @type {import("../json.js").Json} */ v) =>
+        !be.some((/** @type {import("../json.js").Json} */ w) => key(w) === key(v)),
+    );
+    const removed = be.filter(
+      (/** @type {import("../json.js").Json} */ v) =>
+        !he.some((/** @type {import("../json.js").Json} */ w) => key(w) === key(v)),
+    );
     if (added.length) emit("enum", { change: "values-added", values: added });
     if (removed.length) emit("enum", { change: "values-removed", values: removed });
   } else if (he) emit("enum", { change: "set", values: he });
@@ -37,7 +47,11 @@ export function compareValues(b, h, emit) {
 }
 
 /** @param {Emit} emit */
-export function compareBounds(b, h, emit) {
+export function compareBounds(
+  /** @type {import("../json.js").Json} */ b,
+  /** @type {import("../json.js").Json} */ h,
+  emit,
+) {
   for (const keyword of [...MAX_BOUNDS, ...MIN_BOUNDS]) {
     const was = typeof b[keyword] === "number" ? b[keyword] : undefined;
     const is = typeof h[keyword] === "number" ? h[keyword] : undefined;
