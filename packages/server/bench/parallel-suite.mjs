@@ -3,6 +3,7 @@
 // tags.list in it, then deleting it. Raw fetch, no retries (as the platform's SDK sends), and every caller
 // waits for each answer before sending the next. Used by the fault suite (test/faults.test.ts), which asserts
 // that nothing but the expected statuses comes back, and by bench:shedding, which prints the same counts.
+import pg from "pg";
 
 /** The status each step expects. */
 const EXPECTED = {
@@ -86,6 +87,74 @@ export async function parallelSuite({ url, token, files, rounds = 10, seed = tru
   };
   await Promise.all(Array.from({ length: files }, (_, index) => file(index)));
   return result;
+}
+
+/** `count` sandboxes.create at once, then one works.list in the first; the counts of parallelSuite's form. */
+export async function burst(target, count, seed) {
+  const result = { requests: 0, refused: 0, serverErrors: 0, unexpected: [], createMs: [], ms: [] };
+  const note = async (operation, expected, answer, started) => {
+    const body = await answer.json().catch(() => ({}));
+    result.requests++;
+    result.ms.push(performance.now() - started);
+    if (answer.status === 503) result.refused++;
+    if (answer.status >= 500) result.serverErrors++;
+    if (answer.status !== expected)
+      result.unexpected.push({ operation, status: answer.status, type: body.type });
+    return body;
+  };
+  const post = (path, bearer, body) =>
+    fetch(`${target.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const made = await Promise.all(
+      Array.from({ length: count }, async () => {
+        const started = performance.now();
+        const body = await note(
+          "sandboxes.create",
+          201,
+          await post("/sandboxes.create", target.token, { seed }),
+          started,
+        );
+        result.createMs.push(performance.now() - started);
+        return body.sandbox;
+      }),
+    );
+    const first = made.find(Boolean);
+    const started = performance.now();
+    const one = await fetch(`${target.url}/works.list?limit=5`, {
+      headers: { authorization: `Bearer ${first?.token}` },
+    });
+    await note("works.list", 200, one, started);
+    await Promise.all(
+      made
+        .filter(Boolean)
+        .map((sandbox) =>
+          post("/sandboxes.delete", target.token, { id: sandbox.id }).then((a) => a.arrayBuffer()),
+        ),
+    );
+  }
+  return result;
+}
+
+/** A database of its own on the server of DATABASE_URL, and how to drop it. */
+export async function ownDatabase() {
+  const name = `bench_suites_${Date.now()}`;
+  const admin = async (statement) => {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
 /** The `p`th percentile of `values` (nearest rank). */

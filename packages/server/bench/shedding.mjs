@@ -39,12 +39,11 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
-import pg from "pg";
 import { childProcesses } from "./children.mjs";
 import { closedLoopRows, printClosedLoops } from "./closed-loops.mjs";
 import { median } from "./measure.mjs";
 import { closedLoop, openLoop, percentile } from "./open-loop.mjs";
-import { parallelSuite, percentileOf } from "./parallel-suite.mjs";
+import { burst, ownDatabase, parallelSuite, percentileOf } from "./parallel-suite.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const serverDir = resolve(here, "..");
@@ -226,74 +225,6 @@ async function suites() {
   const all = [header, ...lines];
   const widths = header.map((_, i) => Math.max(...all.map((row) => row[i].length)));
   for (const row of all) console.log(row.map((cell, i) => cell.padStart(widths[i])).join("  "));
-}
-
-/** `count` sandboxes.create at once, then one works.list in the first; the counts of parallelSuite's form. */
-async function burst(target, count, seed) {
-  const result = { requests: 0, refused: 0, serverErrors: 0, unexpected: [], createMs: [], ms: [] };
-  const note = async (operation, expected, answer, started) => {
-    const body = await answer.json().catch(() => ({}));
-    result.requests++;
-    result.ms.push(performance.now() - started);
-    if (answer.status === 503) result.refused++;
-    if (answer.status >= 500) result.serverErrors++;
-    if (answer.status !== expected)
-      result.unexpected.push({ operation, status: answer.status, type: body.type });
-    return body;
-  };
-  const post = (path, bearer, body) =>
-    fetch(`${target.url}${path}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const made = await Promise.all(
-      Array.from({ length: count }, async () => {
-        const started = performance.now();
-        const body = await note(
-          "sandboxes.create",
-          201,
-          await post("/sandboxes.create", target.token, { seed }),
-          started,
-        );
-        result.createMs.push(performance.now() - started);
-        return body.sandbox;
-      }),
-    );
-    const first = made.find(Boolean);
-    const started = performance.now();
-    const one = await fetch(`${target.url}/works.list?limit=5`, {
-      headers: { authorization: `Bearer ${first?.token}` },
-    });
-    await note("works.list", 200, one, started);
-    await Promise.all(
-      made
-        .filter(Boolean)
-        .map((sandbox) =>
-          post("/sandboxes.delete", target.token, { id: sandbox.id }).then((a) => a.arrayBuffer()),
-        ),
-    );
-  }
-  return result;
-}
-
-/** A database of its own on the server of DATABASE_URL, and how to drop it. */
-async function ownDatabase() {
-  const name = `bench_suites_${Date.now()}`;
-  const admin = async (statement) => {
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
 /** The closed loops of `--closed` connections on works.get, tags.list and works.create, shipped and off. */

@@ -232,37 +232,7 @@ async function load(entry, reader, label) {
   parseFile(first);
   const version = checkVersion(first.value, first.display);
   files.set(entry, first);
-  const pending = [first];
-  while (pending.length > 0) {
-    const file = /** @type {SpecFile} */ (pending.pop());
-    if (!file.parsed) {
-      const scanned = scanRefs(file.text);
-      if (scanned) file.refs = scanned;
-      else parseFile(file);
-    }
-    for (const ref of file.refs) {
-      const target = fileTarget(ref);
-      if (target === "") continue;
-      const next = reader.resolve(file.location, target);
-      if (!files.has(next)) {
-        let text;
-        try {
-          text = await reader.read(next);
-        } catch (err) {
-          // A ref read from the text alone may be text in a description: the parsed file decides.
-          if (!file.parsed) parseFile(file);
-          if (!file.refs.includes(ref)) continue;
-          throw new InputError(
-            `${file.display}: $ref ${ref} names ${reader.display(next)}, which cannot be read (${messageOf(err)})`,
-          );
-        }
-        const found = fileOf(next, text);
-        files.set(next, found);
-        pending.push(found);
-      }
-      file.reaches.add(next);
-    }
-  }
+  await readReachable(first, files, reader, fileOf, parseFile);
 
   /** The value of a file with its refs made local to the one document. @param {SpecFile} file */
   const localValue = (file) => {
@@ -303,6 +273,46 @@ async function load(entry, reader, label) {
       if (key !== "" && byKey.has(key)) localValue(/** @type {SpecFile} */ (byKey.get(key)));
     }),
   };
+}
+
+/**
+ * Reads every file `first` reaches through `$ref`s into `files`: each file's refs scanned from its text (or
+ * parsed, when the text cannot be read cleanly), and each file they name read once.
+ * @param {SpecFile} first @param {Map<string, SpecFile>} files @param {Reader} reader
+ * @param {(location: string, text: string) => SpecFile} fileOf @param {(file: SpecFile) => void} parseFile
+ */
+async function readReachable(first, files, reader, fileOf, parseFile) {
+  const pending = [first];
+  while (pending.length > 0) {
+    const file = /** @type {SpecFile} */ (pending.pop());
+    if (!file.parsed) {
+      const scanned = scanRefs(file.text);
+      if (scanned) file.refs = scanned;
+      else parseFile(file);
+    }
+    for (const ref of file.refs) {
+      const target = fileTarget(ref);
+      if (target === "") continue;
+      const next = reader.resolve(file.location, target);
+      if (!files.has(next)) {
+        let text;
+        try {
+          text = await reader.read(next);
+        } catch (err) {
+          // A ref read from the text alone may be text in a description: the parsed file decides.
+          if (!file.parsed) parseFile(file);
+          if (!file.refs.includes(ref)) continue;
+          throw new InputError(
+            `${file.display}: $ref ${ref} names ${reader.display(next)}, which cannot be read (${messageOf(err)})`,
+          );
+        }
+        const found = fileOf(next, text);
+        files.set(next, found);
+        pending.push(found);
+      }
+      file.reaches.add(next);
+    }
+  }
 }
 
 /** The file part of a `$ref` (before `#`). @param {string} ref */

@@ -143,12 +143,9 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
   // transaction, and it need not wait while a write transaction holds the write connection across awaits.
   const reader = new Database(file, { readonly: true });
   reader.pragma("busy_timeout = 5000");
-  // The file is not mapped on this connection. Mapped, each read transaction that finds the file grown (every
-  // checkpoint of the write thread's commits grows it) maps it again, and unmapping in a process of several
-  // threads stops every core that runs one of them: under a writer of works.create, the server spent 1,078 to
-  // 1,246 µs of CPU on each create mapped, 768 to 792 µs not (main thread 440-502 against 256-276 µs). The
-  // answers of thousands of documents, which gained most from a map, are read on connections of their own
-  // that keep one (./document-streams.ts).
+  // Not mapped: a read transaction that finds the file grown (checkpoints grow it) maps it again, and an unmap
+  // stops every core running a thread of the process. Under a writer, a create cost 1,078-1,246 µs of CPU
+  // mapped, 768-792 µs not; the large answers that gain from a map have connections of their own.
   const thread =
     checkpoints === "thread"
       ? startCheckpointThread(file, (message) => options.logger?.warn(message))
