@@ -20,7 +20,6 @@ import { sandboxing } from "./http/sandboxes.js";
 import { LoadShedder } from "./http/shedding.js";
 import { shutdown } from "./http/shutdown.js";
 import { handlers as allHandlers } from "./operations/index.js";
-import { prepareDemoTemplate } from "./operations/sandboxes.js";
 import type { Store } from "./store/types.js";
 import { startWriteThread } from "./write-thread/sender.js";
 
@@ -32,11 +31,6 @@ export interface AppOptions {
   handlers?: Partial<Handlers>;
   /** The data directory of a SQLite file store: writes run on a thread of their own (./write-thread/). */
   writeThread?: { dataDir: string };
-  /**
-   * Make the sandboxes' demo data template now, in the background, where writes run, unless it exists
-   * (operations/sandboxes.ts prepareDemoTemplate); `serve` and startStandIn do.
-   */
-  prepareSandboxTemplate?: boolean;
 }
 
 export interface App {
@@ -47,8 +41,7 @@ export interface App {
   close(): Promise<void>;
 }
 
-export async function buildApp(options: AppOptions): Promise<App> {
-  const { config, store, logger, handlers, writeThread, prepareSandboxTemplate = false } = options;
+export async function buildApp({ config, store, logger, handlers, writeThread }: AppOptions): Promise<App> {
   const contract = theContract();
   const violations: string[] = [];
   const { bodyLimit, validateResponses } = config;
@@ -83,15 +76,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await fastify.register(sandboxing, { contract, store }); // Prefer scenarios, journal, expiry
   await fastify.register(docs);
   // Scripted handlers (tests) run writes in this thread, where the scripts are.
-  const thread =
-    writeThread && !handlers ? startWriteThread(writeThread.dataDir, { prepareSandboxTemplate }) : undefined;
-  // Where writes run in this thread, so does the template's making, as a transaction among them.
-  const preparing =
-    prepareSandboxTemplate && !thread
-      ? prepareDemoTemplate(store).catch((error: unknown) =>
-          fastify.log.warn({ err: error }, "making the sandboxes' demo data template failed"),
-        )
-      : undefined;
+  const thread = writeThread && !handlers ? startWriteThread(writeThread.dataDir) : undefined;
   const executor = executorOf(config, store, { ...allHandlers, ...handlers }, violations, thread);
   shedder.watch(fastify.log);
   await fastify.register(contractRoutes, {
@@ -107,7 +92,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
     close: async () => {
       shedder.stop();
       await fastify.close(); // in-flight requests finish first
-      await preparing;
       await executor.close();
     },
   };

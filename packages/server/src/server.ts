@@ -246,7 +246,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
   // On a SQLite file, writes run on a thread of their own (src/write-thread/).
   const writeThread =
     config.databaseUrl || config.dataDir === ":memory:" ? {} : { writeThread: { dataDir: config.dataDir } };
-  const app = await buildApp({ config, store, logger, ...writeThread, prepareSandboxTemplate: true });
+  const app = await buildApp({ config, store, logger, ...writeThread });
   const address = await app.fastify.listen({ port: config.port, host: config.host });
   const url = announce(config, first, address, print);
   let stopping: Promise<void> | undefined;

@@ -1,13 +1,15 @@
 // The stand-in started from a test runner (a Vitest `globalSetup`, a Jest `globalSetup`, a script): the server
 // in this process on a free port, on a database made for this run (a SQLite file in a temporary folder, or a
 // PostgreSQL database created on the server of `databaseUrl`), with its first admin token (which holds
-// `sandbox:admin`, so test files make their own sandboxes with it); `stop()` closes it and removes the data.
+// `sandbox:admin`, so test files make their own sandboxes with it) and the seeded sandboxes' template made;
+// `stop()` closes it and removes the data.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { configFromEnv, type ServerConfig } from "./config.js";
+import { prepareDemoTemplate } from "./operations/sandboxes.js";
 import { startServer } from "./server.js";
 
 export interface StandInOptions {
@@ -20,6 +22,11 @@ export interface StandInOptions {
   port?: number;
   /** Load the demo data set into the first organization (sandboxes made with `seed: true` have it anyway). */
   seed?: boolean;
+  /**
+   * Make the demo data template that seeded sandboxes copy before answering (default true: a second or so
+   * here, instead of in the first `sandboxes.create` with `seed: true`).
+   */
+  sandboxTemplate?: boolean;
   /** Any other setting of the server (see its README's settings table); the environment is not read. */
   settings?: Partial<ServerConfig>;
 }
@@ -63,6 +70,9 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     });
     // A new database: the first start made the organization and wrote its admin token there.
     const token = readFileSync(join(dataDir, "admin-token"), "utf8").trim();
+    // Before any test file asks: the first seeded sandboxes of a suite are then copies of it. (Nothing
+    // else writes yet, so this process's own connection writes it beside an idle write thread.)
+    if (options.sandboxTemplate ?? true) await prepareDemoTemplate(running.store);
     let stopped: Promise<void> | undefined;
     return {
       url: running.url,

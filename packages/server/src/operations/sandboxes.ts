@@ -148,9 +148,9 @@ async function demoTemplate(store: Store): Promise<string> {
 }
 
 /**
- * Makes the demo data set's template now, unless this release's exists: a server started for test suites
- * (`serve`, startStandIn) does it as it starts, so that the first seeded sandbox is a copy, not a seed run
- * (a second of work, and every create that comes meanwhile waits for it).
+ * Makes the demo data set's template now, unless this release's exists: startStandIn does before it answers,
+ * so that a suite's first seeded sandboxes are copies, not a seed run (a second of work, which every create
+ * arriving meanwhile waits for).
  */
 export async function prepareDemoTemplate(store: Store): Promise<void> {
   await store.transaction(demoTemplate);

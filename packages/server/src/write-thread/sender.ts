@@ -10,18 +10,12 @@ import { CallerSender, fromAnswer, toMessage, type WriteAnswer } from "./message
 
 /**
  * Writes run on a thread of their own, over its own connections to the SQLite file in `dataDir`. The thread
- * starts alongside: reads are served at once, and a write that comes before it is ready waits for it. With
- * `prepareSandboxTemplate`, the thread first makes the sandboxes' demo data template, if missing.
+ * starts alongside: reads are served at once, and a write that comes before it is ready waits for it.
  */
-export function startWriteThread(
-  dataDir: string,
-  { prepareSandboxTemplate = false }: { prepareSandboxTemplate?: boolean } = {},
-): WriteThread {
+export function startWriteThread(dataDir: string): WriteThread {
   // The writes sent and not yet answered, counted here and there: the thread's group commits split them.
   const inFlight = new Int32Array(new SharedArrayBuffer(4));
-  const thread = new Worker(threadScript("write-thread/thread"), {
-    workerData: { dataDir, inFlight, prepareSandboxTemplate },
-  });
+  const thread = new Worker(threadScript("write-thread/thread"), { workerData: { dataDir, inFlight } });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const callers = new CallerSender();
   let next = 0;

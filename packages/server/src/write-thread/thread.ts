@@ -6,17 +6,12 @@ import type { Authenticated } from "../core/auth.js";
 import { theContract } from "../core/contract.js";
 import { createExecutor } from "../core/executor.js";
 import { handlers } from "../operations/index.js";
-import { prepareDemoTemplate } from "../operations/sandboxes.js";
 import { openStore } from "../store/open.js";
 import { CallerKeys, callerOf, fromMessage, toAnswer, type WriteRequest } from "./messages.js";
 
 if (!parentPort) throw new Error("write-thread/thread.js runs as a thread of the server");
 const port = parentPort;
-const { dataDir, inFlight, prepareSandboxTemplate } = workerData as {
-  dataDir: string;
-  inFlight: Int32Array;
-  prepareSandboxTemplate: boolean;
-};
+const { dataDir, inFlight } = workerData as { dataDir: string; inFlight: Int32Array };
 // Its commits are the server's writes: the WAL checkpoints they would run go to a thread of their own.
 const store = await openStore({
   dataDir,
@@ -30,7 +25,6 @@ const callers = new CallerKeys<Authenticated>();
 
 port.on("message", async (message: WriteRequest | string) => {
   if (message === "close") {
-    await preparing;
     await store.close();
     port.close();
     return;
@@ -56,6 +50,3 @@ port.on("message", async (message: WriteRequest | string) => {
   }
 });
 port.postMessage({ ready: true });
-// The template's transaction runs among the writes (those that come meanwhile wait for its commit). Should it
-// fail, the first seeded sandboxes.create makes it, and answers what went wrong.
-const preparing = prepareSandboxTemplate ? prepareDemoTemplate(store).catch(() => {}) : undefined;
