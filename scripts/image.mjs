@@ -2,18 +2,21 @@
 // `pnpm image`: builds the server's container image (Containerfile) with podman and tags it
 // workapi/server:<version> (packages/server/package.json) and workapi/server:latest. The base image is pulled,
 // or, where no registry answers, built here once as a stand-in (./image-base.mjs); the Containerfile itself
-// is then built as written, with `--pull=never`. Podman keeps the layers: a second build with nothing changed
-// takes seconds. A CA bundle the host trusts besides Node's own (NODE_EXTRA_CA_CERTS) is mounted into the
+// is then built as written, with `--pull=never`. Podman keeps the layers (the build stage's under the tag
+// workapi/server:build-stage; older ones no tag keeps are pruned): a second build with nothing changed takes
+// seconds. A CA bundle the host trusts besides Node's own (NODE_EXTRA_CA_CERTS) is mounted into the
 // build, read-only, for machines behind a TLS-inspecting proxy. Prints the tags, the size and the times.
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ensureBase } from "./image-base.mjs";
-import { podman, podmanOk } from "./podman.mjs";
+import { podmanOk } from "./podman.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 export const IMAGE = "workapi/server";
+/** The tag that keeps the build stage, and with it the cache of its layers. */
+const BUILD_STAGE = `${IMAGE}:build-stage`;
 
 /** The release's version: the server package's. */
 export function imageVersion() {
@@ -42,21 +45,26 @@ export async function buildImage({
       ? ["--volume", `${ca}:${CA_INSIDE}:ro`, "--build-arg", `NODE_EXTRA_CA_CERTS=${CA_INSIDE}`]
       : [];
   const building = Date.now();
-  const built = await podman(
-    [
-      "build",
-      "--pull=never",
-      // Docker's format keeps HEALTHCHECK (OCI's image format has no field for it).
-      "--format=docker",
-      "--file",
-      join(root, "Containerfile"),
-      ...tags.flatMap((tag) => ["--tag", tag]),
-      ...caArgs,
-      root,
-    ],
-    { output },
-  );
-  if (built.status !== 0) throw new Error(`podman build exited with ${built.status}`);
+  const build = (args) =>
+    podmanOk(
+      [
+        "build",
+        "--pull=never",
+        // Docker's format keeps HEALTHCHECK (OCI's image format has no field for it).
+        "--format=docker",
+        "--file",
+        join(root, "Containerfile"),
+        ...caArgs,
+        ...args,
+        root,
+      ],
+      { output },
+    );
+  // The build stage first, under a tag of its own, so that its layers stay cached after the prune below.
+  await build(["--target", "build", "--tag", BUILD_STAGE]);
+  await build(tags.flatMap((tag) => ["--tag", tag]));
+  // Layers of earlier builds no tag keeps any more (a build after a change leaves its predecessor's behind).
+  await podmanOk(["image", "prune", "--force", "--filter", "label=org.workapi.image"]);
   const seconds = (Date.now() - building) / 1000;
   const bytes = Number(await podmanOk(["image", "inspect", "--format", "{{.Size}}", tags[0]]));
   return { tags, base, baseSeconds, seconds, bytes };

@@ -50,7 +50,9 @@ export function podman(args, { input, output, timeoutMs = 0 } = {}) {
 export async function podmanOk(args, options) {
   const result = await podman(args, options);
   if (result.status !== 0) {
-    throw new Error(`podman ${args.join(" ")} exited with ${result.status}:\n${result.stderr.trim()}`);
+    throw new Error(
+      `podman ${args.join(" ")} exited with ${result.status}:\n${result.stderr.trim().slice(-4000)}`,
+    );
   }
   return result.stdout;
 }
