@@ -74,7 +74,7 @@ export function podmanAvailable(what) {
   if (info.status === 0) return true;
   const why = info.error
     ? "no podman here (apt-get install podman buildah runc debootstrap)"
-    : `podman info failed: ${(info.stderr ?? "").trim().split("\n").pop()}`;
+    : `podman info failed: ${(info.stderr ?? "").trim().split("\n")[0]}`;
   if (process.env.WORKAPI_REQUIRE_PODMAN === "1") {
     throw new Error(`${what} is required here (WORKAPI_REQUIRE_PODMAN=1), but ${why}`);
   }
