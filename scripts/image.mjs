@@ -39,6 +39,10 @@ export async function buildImage({
   const baseSeconds = (Date.now() - started) / 1000;
   const version = imageVersion();
   const tags = [`${IMAGE}:${version}`, `${IMAGE}:latest`];
+  // The build installs the pnpm this repository names (package.json packageManager).
+  const pnpm = /^pnpm@(.+)$/.exec(
+    JSON.parse(readFileSync(join(root, "package.json"), "utf8")).packageManager,
+  )?.[1];
   const ca = process.env.NODE_EXTRA_CA_CERTS;
   const caArgs =
     ca && existsSync(ca)
@@ -54,6 +58,7 @@ export async function buildImage({
         "--format=docker",
         "--file",
         join(root, "Containerfile"),
+        ...(pnpm ? ["--build-arg", `PNPM_VERSION=${pnpm}`] : []),
         ...caArgs,
         ...args,
         root,
