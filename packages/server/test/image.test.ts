@@ -159,8 +159,15 @@ describe.skipIf(!available)("the container image", () => {
     const limit = bound(3_000);
     console.info(`start to first 200: ${ms} ms (bound ${limit} ms, load average ${load().toFixed(1)})`);
     expect(ms).toBeLessThanOrEqual(limit);
-    // The image's own HEALTHCHECK, run once by hand (podman schedules it with systemd timers, if any).
-    expect((await podman(["healthcheck", "run", container])).status).toBe(0);
+    // The image's own HEALTHCHECK, run by hand (podman schedules it with systemd timers, where there are any):
+    // healthy at once, or within the retries it declares (3) on a busy machine.
+    const checks: string[] = [];
+    for (let attempt = 0; attempt < 3 && !checks.includes("healthy"); attempt++) {
+      const checked = await podman(["healthcheck", "run", container]);
+      checks.push(checked.status === 0 ? "healthy" : `exit ${checked.status}: ${checked.stderr.trim()}`);
+    }
+    if (checks.length > 1) console.info(`health checks: ${checks.join("; ")}`);
+    expect(checks, checks.join("\n")).toContain("healthy");
 
     const sandbox = await call("POST", "/sandboxes.create", { name: "image test" });
     expect(sandbox.status).toBe(201);
