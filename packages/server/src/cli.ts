@@ -52,6 +52,7 @@ function configOf(flags: CommonFlags & Record<string, unknown>): ServerConfig {
   if (flags.redisUrl !== undefined) overrides.redisUrl = flags.redisUrl as string;
   if (flags.logLevel !== undefined) overrides.logLevel = flags.logLevel as string;
   if (flags.workers !== undefined) overrides.workers = flags.workers as number;
+  if (flags.seed === true) overrides.seed = true;
   const env = { ...process.env };
   if (flags.dataDir) env[VARIABLES.dataDir.env] = flags.dataDir;
   if (flags.databaseUrl) env[VARIABLES.databaseUrl.env] = flags.databaseUrl;
@@ -60,8 +61,8 @@ function configOf(flags: CommonFlags & Record<string, unknown>): ServerConfig {
 
 /** The first organization, created (its admin token written and printed) when the database is empty. */
 async function firstOrg(store: Store, flags: CommonFlags) {
-  const first = await bootstrap(store);
-  const { dataDir } = configOf(flags as CommonFlags & Record<string, unknown>);
+  const { dataDir, adminToken } = configOf(flags as CommonFlags & Record<string, unknown>);
+  const first = await bootstrap(store, { adminToken });
   // On stderr: the stdout of `token create` and `org create` is the one secret they issue, for scripts.
   reportFirstStart(dataDir, first, (line) => process.stderr.write(`${line}\n`));
   return first;
@@ -107,9 +108,10 @@ withStoreFlags(
   .option("--cors-origins <list>", help("corsOrigins"))
   .option("--log-level <level>", help("logLevel", DEFAULTS.logLevel))
   .option("--workers <n>", help("workers", String(DEFAULTS.workers)), wholeNumber)
-  .option("--seed", "on first start, also load the demo data set")
+  .option("--seed", help("seed"))
   .action(async (flags) => {
-    await serve(configOf(flags), { seedOnFirstStart: Boolean(flags.seed) });
+    const config = configOf(flags);
+    await serve(config, { seedOnFirstStart: config.seed });
   });
 
 withStoreFlags(program.command("seed").description("load the demo data set into the first organization"))

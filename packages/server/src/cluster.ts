@@ -144,7 +144,7 @@ async function prepareStore(config: ServerConfig, options: StartOptions, logger:
     logger,
   });
   try {
-    const first = await bootstrap(store);
+    const first = await bootstrap(store, { adminToken: config.adminToken });
     if (first.issued && options.seedOnFirstStart) await runSeed(store, first.org, first.admin, {});
     return first;
   } finally {

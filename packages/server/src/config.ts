@@ -53,6 +53,10 @@ export interface ServerConfig {
   maxWaitMs: number;
   /** The Retry-After (seconds) of a shed request. */
   sheddingRetryAfterS: number;
+  /** The first start's admin token, when the operator gives it; otherwise that start makes a random one. */
+  adminToken?: string;
+  /** On first start (an empty database), also load the demo data set. */
+  seed: boolean;
 }
 
 export const DEFAULTS = {
@@ -79,7 +83,11 @@ export const DEFAULTS = {
   maxEventLoopDelayMs: 20,
   maxWaitMs: 1000,
   sheddingRetryAfterS: 2,
+  seed: false,
 } as const;
+
+/** The shortest admin token the environment may give: 32 characters, 128 bits as hexadecimal digits. */
+export const MIN_ADMIN_TOKEN_LENGTH = 32;
 
 /** The settings read from `WORKAPI_<NAME>` as whole numbers, with their defaults. */
 const WHOLE_NUMBER_SETTINGS = {
@@ -133,6 +141,11 @@ export const VARIABLES = {
     help: "comma-separated origins allowed from browsers, or *",
   },
   logLevel: { env: "LOG_LEVEL", help: "trace, debug, info, warn, error or silent" },
+  adminToken: {
+    env: "WORKAPI_ADMIN_TOKEN",
+    help: `the first start's admin token (at least ${MIN_ADMIN_TOKEN_LENGTH} characters)`,
+  },
+  seed: { env: "WORKAPI_SEED", help: "on first start, also load the demo data set (1 or 0)" },
   ...(Object.fromEntries(
     Object.entries(WHOLE_NUMBER_SETTINGS).map(([key, env]) => [key, whole(env)]),
   ) as Record<keyof typeof WHOLE_NUMBER_SETTINGS, Variable>),
@@ -150,6 +163,35 @@ function integer(name: string, value: string | undefined, fallback: number): num
     throw new Error(`${name} must be a whole number, not '${value}'`);
   }
   return parsed;
+}
+
+/** A yes-or-no setting: 1 or true, 0 or false; unset or empty: `fallback`. */
+function flag(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === "") return fallback;
+  if (value === "1" || value === "true") return true;
+  if (value === "0" || value === "false") return false;
+  throw new Error(`${name} must be 1 or 0 (true or false), not '${value}'`);
+}
+
+/**
+ * The admin token the environment gives, refused when it could not be a secret: shorter than
+ * MIN_ADMIN_TOKEN_LENGTH, or holding white space or characters a header cannot carry. The message never
+ * repeats the value.
+ */
+function adminToken(name: string, value: string | undefined): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  if (!/^[\x21-\x7e]+$/.test(value)) {
+    throw new Error(
+      `${name} must be printable ASCII without spaces (it is sent as 'Authorization: Bearer <token>')`,
+    );
+  }
+  if (value.length < MIN_ADMIN_TOKEN_LENGTH) {
+    throw new Error(
+      `${name} is ${value.length} characters long, too short to be a secret: give at least ` +
+        `${MIN_ADMIN_TOKEN_LENGTH} (for instance 'openssl rand -hex 32')`,
+    );
+  }
+  return value;
 }
 
 /** The bounds of every wait (timeouts, the connection limit, load shedding), from the environment. */
@@ -185,10 +227,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerC
       .map((origin) => origin.trim())
       .filter(Boolean),
     logLevel: text("logLevel") || DEFAULTS.logLevel,
+    seed: flag(VARIABLES.seed.env, text("seed"), DEFAULTS.seed),
     ...waitBounds(env),
     ...(text("databaseUrl") ? { databaseUrl: text("databaseUrl") } : {}),
     ...(text("redisUrl") ? { redisUrl: text("redisUrl") } : {}),
   };
+  const token = adminToken(VARIABLES.adminToken.env, text("adminToken"));
+  if (token !== undefined) config.adminToken = token;
   const merged = { ...config, ...overrides };
   if (merged.workers < 1) throw new Error(`the number of workers must be at least 1, not ${merged.workers}`);
   return merged;

@@ -16,6 +16,15 @@ export interface Bootstrap {
   admin: DevUser;
   /** Set only when this call created the organization. */
   issued?: IssuedToken;
+  /** The admin token was the operator's (WORKAPI_ADMIN_TOKEN), not a new random one. */
+  given?: boolean;
+  /** The operator gave an admin token, but the organization existed already and that token is not one of its. */
+  givenTokenUnknown?: boolean;
+}
+
+export interface BootstrapOptions {
+  /** The admin token to make, if this call creates the organization (./config.ts adminToken). */
+  adminToken?: string | undefined;
 }
 
 /** Every scope the contract names: what the first admin token holds. */
@@ -27,17 +36,25 @@ export function allScopes(): string[] {
  * Creates the first organization, its admin user and an admin token, unless an organization exists. Exactly
  * once however many processes start together on an empty database: the check and the creation run in one
  * transaction under the lock "bootstrap" (see Store.holdLock), so a process that waited for it finds the
- * organization the first one made, and reuses it without issuing a token.
+ * organization the first one made, and reuses it without issuing a token. An admin token the operator gives
+ * is the one made; given to a later start, it is only looked up, so that start can say when it is not known.
  */
-export async function bootstrap(store: Store): Promise<Bootstrap> {
+export async function bootstrap(store: Store, options: BootstrapOptions = {}): Promise<Bootstrap> {
+  const { adminToken } = options;
   // The usual case, an organization that exists, needs no lock.
-  return (
+  const first =
     (await existingOrganization(store)) ??
-    store.transaction(async (tx) => {
+    (await store.transaction(async (tx) => {
       await tx.holdLock("bootstrap");
-      return (await existingOrganization(tx)) ?? createOrganization(tx, "Default organization");
-    })
-  );
+      return (
+        (await existingOrganization(tx)) ??
+        createOrganization(tx, "Default organization", adminToken === undefined ? {} : { secret: adminToken })
+      );
+    }));
+  if (adminToken === undefined) return first;
+  if (first.issued) return { ...first, given: true };
+  const known = await store.findTokenByHash(hashToken(adminToken));
+  return known?.org_id === first.org.id ? first : { ...first, givenTokenUnknown: true };
 }
 
 /** The first organization and its first user, when an organization exists. */
@@ -49,8 +66,15 @@ async function existingOrganization(store: Store): Promise<Bootstrap | undefined
   return { org: existing, admin };
 }
 
-/** Creates an organization, its admin user and an admin token holding every scope, in one transaction. */
-export async function createOrganization(store: Store, name: string): Promise<Required<Bootstrap>> {
+/**
+ * Creates an organization, its admin user and an admin token holding every scope, in one transaction; the
+ * token's secret is `secret` when given, else a new random one.
+ */
+export async function createOrganization(
+  store: Store,
+  name: string,
+  { secret }: { secret?: string } = {},
+): Promise<Required<Pick<Bootstrap, "org" | "admin" | "issued">>> {
   return store.transaction(async (tx) => {
     const org = await tx.createOrg(name);
     const admin = await tx.createDevUser(org, {
@@ -58,7 +82,10 @@ export async function createOrganization(store: Store, name: string): Promise<Re
       full_name: "Administrator",
       display_name: "admin",
     });
-    const issued = await issueToken(tx, actorOf(org, admin), { scopes: allScopes() });
+    const issued = await issueToken(tx, actorOf(org, admin), {
+      scopes: allScopes(),
+      ...(secret === undefined ? {} : { secret }),
+    });
     return { org, admin, issued };
   });
 }
@@ -93,9 +120,20 @@ export function reportFirstStart(
   print: (line: string) => void,
   url = "http://localhost:8080",
 ): void {
+  if (first.givenTokenUnknown) {
+    print(
+      "  WORKAPI_ADMIN_TOKEN is not a token of this server: the organization existed before, and the setting only makes the first start's token",
+    );
+  }
   if (!first.issued) return;
   const file = writeAdminToken(dataDir, first.issued.secret);
   print("");
+  if (first.given) {
+    print("First start: created an organization; its admin token is the value of WORKAPI_ADMIN_TOKEN:");
+    print(`  saved in ${file} (readable only by you)`);
+    print(`  try: curl -H "Authorization: Bearer $WORKAPI_ADMIN_TOKEN" ${url}/tags.list`);
+    return;
+  }
   print("First start: created an organization and an admin token (shown once; also written to a file):");
   print(`  ${first.issued.secret}`);
   print(`  saved in ${file} (readable only by you)`);
@@ -237,7 +275,7 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     // On a SQLite file the write thread (below) runs the checkpoint thread; this store's commits are few.
     checkpoints: "backstop",
   });
-  const first = await bootstrap(store);
+  const first = await bootstrap(store, { adminToken: config.adminToken });
   if (first.issued && options.seedOnFirstStart) await runSeed(store, first.org, first.admin, {});
   const statistics =
     options.statistics === false

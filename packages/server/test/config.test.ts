@@ -32,6 +32,8 @@ const given: Record<keyof typeof VARIABLES, [string, unknown]> = {
   maxEventLoopDelayMs: ["7", 7],
   maxWaitMs: ["7", 7],
   sheddingRetryAfterS: ["7", 7],
+  adminToken: ["a-token-of-thirty-two-characters", "a-token-of-thirty-two-characters"],
+  seed: ["1", true],
 };
 
 describe("the environment variables", () => {
@@ -60,5 +62,29 @@ describe("the environment variables", () => {
       .map(({ env }) => env)
       .filter((env) => !readme.includes(`| \`${env}\` |`));
     expect(missing).toEqual([]);
+  });
+});
+
+describe("the first start's settings", () => {
+  it("take an admin token of 32 characters or more, and refuse a shorter one without repeating it", () => {
+    const enough = "k".repeat(32);
+    expect(configFromEnv({ WORKAPI_ADMIN_TOKEN: enough }).adminToken).toBe(enough);
+    expect(configFromEnv({}).adminToken).toBeUndefined();
+    expect(configFromEnv({ WORKAPI_ADMIN_TOKEN: "" }).adminToken).toBeUndefined();
+    expect(() => configFromEnv({ WORKAPI_ADMIN_TOKEN: "k".repeat(31) })).toThrow(
+      /^WORKAPI_ADMIN_TOKEN is 31 characters long, too short to be a secret: give at least 32 \(/,
+    );
+    expect(() => configFromEnv({ WORKAPI_ADMIN_TOKEN: `${"k".repeat(32)}\n` })).toThrow(/printable ASCII/);
+  });
+
+  it("seed on 1 or true, not on 0, false or unset, and refuse anything else", () => {
+    expect(configFromEnv({ WORKAPI_SEED: "1" }).seed).toBe(true);
+    expect(configFromEnv({ WORKAPI_SEED: "true" }).seed).toBe(true);
+    expect(configFromEnv({ WORKAPI_SEED: "0" }).seed).toBe(false);
+    expect(configFromEnv({ WORKAPI_SEED: "false" }).seed).toBe(false);
+    expect(configFromEnv({}).seed).toBe(false);
+    expect(() => configFromEnv({ WORKAPI_SEED: "yes" })).toThrow(
+      "WORKAPI_SEED must be 1 or 0 (true or false), not 'yes'",
+    );
   });
 });

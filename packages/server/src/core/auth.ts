@@ -57,9 +57,11 @@ export async function issueToken(
     expiresIn?: number;
     /** A note to tell the token apart; default: the secret's last four characters. */
     tokenHint?: string;
+    /** The secret, when the operator chose it (WORKAPI_ADMIN_TOKEN); default: a new random one. */
+    secret?: string;
   },
 ): Promise<IssuedToken> {
-  const secret = newTokenSecret();
+  const secret = options.secret ?? newTokenSecret();
   const token = await store.createToken(actor, {
     subject: options.subject ?? actor.user.id,
     hash: hashToken(secret),
