@@ -3,7 +3,7 @@
 // tags.list in it, then deleting it. Raw fetch, no retries (as the platform's SDK sends), and every caller
 // waits for each answer before sending the next. Used by the fault suite (test/faults.test.ts), which asserts
 // that nothing but the expected statuses comes back, and by bench:shedding, which prints the same counts.
-import pg from "pg";
+import { temporaryDatabase } from "../dist/stand-in.js";
 
 /** The status each step expects. */
 const EXPECTED = {
@@ -140,21 +140,8 @@ export async function burst(target, count, seed) {
 }
 
 /** A database of its own on the server of DATABASE_URL, and how to drop it. */
-export async function ownDatabase() {
-  const name = `bench_suites_${Date.now()}`;
-  const admin = async (statement) => {
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+export function ownDatabase() {
+  return temporaryDatabase(process.env.DATABASE_URL, "bench_suites");
 }
 
 /** The `p`th percentile of `values` (nearest rank). */

@@ -90,9 +90,15 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
   }
 }
 
-/** A database of its own on the server of `serverUrl`, and how to drop it. */
-async function temporaryDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `workapi_stand_in_${randomBytes(6).toString("hex")}`;
+/**
+ * A database of its own on the PostgreSQL server of `serverUrl`, named `<prefix>_<random>`, and how to drop
+ * it (the fault suite and bench:shedding make theirs with it too).
+ */
+export async function temporaryDatabase(
+  serverUrl: string,
+  prefix = "workapi_stand_in",
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: serverUrl });
     await client.connect();

@@ -3,13 +3,12 @@
 // bytes a test gives and time what comes back. On PostgreSQL each server gets a database of its own, dropped
 // when it exits.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import pg from "pg";
+import { temporaryDatabase } from "../../src/stand-in.js";
 
 const cli = new URL("../../dist/cli.js", import.meta.url).pathname;
 const run = promisify(execFile);
@@ -27,31 +26,15 @@ export interface ServerProcess {
 }
 
 /** Starts the built server with `settings` (WORKAPI_* variables) on SQLite or on DATABASE_URL. */
-/** A database of its own on the server of DATABASE_URL, and how to drop it. */
-async function ownDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const admin = process.env.DATABASE_URL as string;
-  const name = `faults_${randomBytes(5).toString("hex")}`;
-  const query = async (sql: string) => {
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await query(`CREATE DATABASE ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
 export async function startServerProcess(
   database: Database,
   settings: Record<string, string>,
 ): Promise<ServerProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), "workapi-faults-"));
-  const own = database === "postgres" ? await ownDatabase() : undefined;
+  const own =
+    database === "postgres"
+      ? await temporaryDatabase(process.env.DATABASE_URL as string, "faults")
+      : undefined;
   const env = {
     ...process.env,
     ...settings,
