@@ -83,7 +83,8 @@ export async function closedLoopRows({ shipped, off, rows, duration, repetitions
 
 export function printClosedLoops(results, { duration, repetitions }) {
   console.log(
-    `\nclosed loops (autocannon; ${duration} s per run, medians of ${repetitions}, interleaved): the server as ` +
+    `\nclosed loops (autocannon; ${duration} s per run, ${repetitions} interleaved pairs: medians, and the ` +
+      "median pair's ratio): the server as " +
       "shipped against the same server with WORKAPI_MAX_EVENT_LOOP_DELAY_MS=0 (shedding off); both with the " +
       "rate limit and the per-address connection limit lifted (the load comes from one address)",
   );
