@@ -23,6 +23,7 @@ import { childProcesses } from "./children.mjs";
 import { loadInProcess } from "./load-process.mjs";
 import { getJson, interleavedTimes, median } from "./measure.mjs";
 import { formatSummary, summarizeProfile } from "./profile.mjs";
+import { writeResults } from "./results.mjs";
 import { scaleOutRows } from "./scale-out-rows.mjs";
 import { formatClientCpu, formatTable, runMeta, tableRows } from "./table.mjs";
 
@@ -483,7 +484,7 @@ try {
   console.log(formatClientCpu(raw.loadGeneratorCpu));
   if (profile) console.log(`\n${formatSummary(profile)}`);
   writeFileSync(flags.json, `${JSON.stringify({ meta, rows, raw }, null, 2)}\n`);
-  console.log(`\nfigures written to ${flags.json}`);
+  console.log(`\nfigures written to ${flags.json}, the table to ${writeResults({ meta, rows, raw })}`);
 } catch (error) {
   process.exitCode = 1;
   console.error(`bench failed: ${error.stack ?? error}`);

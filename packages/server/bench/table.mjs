@@ -18,7 +18,7 @@ export function goalOf(r) {
   return `${r.goalKind} ${r.goal}x`;
 }
 
-/** The table's columns, and one row's cells as printed (also in the README's table: ./readme-table.mjs). */
+/** The table's columns, and one row's cells as printed (also in bench/RESULTS.md: ./results.mjs). */
 export const COLUMNS = ["measure", "workapi", "peer", "peer figure", "ratio", "goal", ""];
 export function cellsOf(r) {
   return [

@@ -1,5 +1,5 @@
 // Builds the HTTP application as the route of a request: each step is a plugin of src/http/, registered in
-// the order a request meets them (see the README's "How a request flows").
+// the order a request meets them (see ARCHITECTURE.md at the repository's root, "How a request travels").
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { ServerConfig } from "./config.js";

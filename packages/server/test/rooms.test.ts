@@ -1,4 +1,4 @@
-// The rooms of src/ keep to the house plan (shared/ARCHITECTURE.md, the server README's "How a request flows"):
+// The rooms of src/ keep to the house plan (the repository's ARCHITECTURE.md, "Which way imports point"):
 // the store stands on nothing above it, the write thread's code has a room of its own and "worker" names only
 // the processes of `serve --workers N` (./src/cluster.ts), and no value is forced into another type on its way
 // between rooms.
