@@ -11,8 +11,8 @@ import { join, relative, resolve, sep } from "node:path";
 import { read as readConfig } from "@changesets/config";
 import getReleasePlan from "@changesets/get-release-plan";
 import { getPackages } from "@manypkg/get-packages";
-import { parse as parseYaml } from "yaml";
 import { filesAdded } from "./load/git.js";
+import { yaml } from "./load/yaml.js";
 
 /** Where the accepted-breaks file is looked for when `--accept` names none. */
 export const DEFAULT_ACCEPT_FILE = ".contract-diff/accepted-breaks.yaml";
@@ -107,7 +107,7 @@ export function acceptedEntries(/** @type {string} */ root, /** @type {string | 
  * @returns {AcceptEntry[]}
  */
 export function readAcceptFile(/** @type {string} */ path) {
-  const value = parseYaml(readFileSync(path, "utf8"));
+  const value = yaml().parse(readFileSync(path, "utf8"));
   const list = value === null || value === undefined ? [] : Array.isArray(value) ? value : value.accepted;
   if (!Array.isArray(list)) throw new Error(`${path} must be a list of { rule, location, reason }`);
   return list.map((entry, index) => {

@@ -12,12 +12,20 @@ import { escapeSegment } from "../engine/schema-view.js";
 import { commitOf, revisionReader } from "./git.js";
 import { lineIndex } from "./lines.js";
 import { scanRefs } from "./scan.js";
-import { yaml } from "./yaml.js";
+import { yaml, yamlValue } from "./yaml.js";
 
 /** A source that cannot be read or is no OpenAPI 3.0/3.1 document (exit code 2). */
 export class InputError extends Error {}
 
 export const FILES = "x-contract-files";
+
+/**
+ * Each text's parsed value by its hash, for the life of the process: a review reads most files at both
+ * revisions, unchanged, and a copy of a value is several times cheaper than a parse. Values are copied in
+ * and out, since a load rewrites the `$ref`s of the value it is given.
+ * @type {Map<string, import("../engine/json.js").Json>}
+ */
+const parsedValues = new Map();
 
 /**
  * @typedef {import("../index.js").LoadedSpec & { files: string[], version: string }} Loaded
@@ -120,8 +128,9 @@ function urlReader() {
  */
 
 /**
- * Parses one file's text: JSON with JSON.parse, anything else with the `yaml` parser, whose document keeps the
- * source positions that a finding's line is read from (`linesOf`), so no file is parsed twice.
+ * Parses one file's text: JSON with JSON.parse, YAML with js-yaml (./yaml.js: values only, fast). A text
+ * js-yaml refuses is read with the `yaml` parser, whose document also keeps the source positions that a
+ * finding's line is read from (`linesOf`), so that file is not parsed again for its lines.
  * @param {string} text @param {string} where
  * @returns {Parsed}
  */
@@ -134,6 +143,8 @@ function parse(text, where) {
       // not JSON after all (a YAML flow mapping, say): read as YAML below
     }
   }
+  const fast = yamlValue(text);
+  if (fast) return fast;
   const { document, counter } = yamlDocument(text);
   const error = document.errors[0];
   if (error) {
@@ -222,7 +233,15 @@ async function load(entry, reader, label) {
   /** Parses a file now: its value, and its refs read from that value. @param {SpecFile} file */
   const parseFile = (file) => {
     if (file.parsed) return;
-    Object.assign(file, parse(file.text, file.display), { parsed: true });
+    const known = parsedValues.get(file.hash);
+    const parsed = known ? { value: structuredClone(known) } : parse(file.text, file.display);
+    if (!known) {
+      // A bound, for a process that reviews many contracts (a server using the API): a review's own files
+      // are a few hundred.
+      if (parsedValues.size >= 4096) parsedValues.clear();
+      parsedValues.set(file.hash, structuredClone(parsed.value));
+    }
+    Object.assign(file, parsed, { parsed: true });
     file.refs = collectRefs(file.value, []).map(
       (/** @type {import("../engine/json.js").Json} */ holder) => holder.$ref,
     );
