@@ -94,3 +94,154 @@ export const VALIDATOR_OPTIONS = Object.freeze({
   queries: Object.freeze({ strict: false, allErrors: false, useDefaults: true, coerceTypes: "array" }),
   outputs: Object.freeze({ strict: false, allErrors: true }),
 });
+
+/**
+ * An `x-sunset` or `x-deprecated-at` value as a Date: a Date, or a string that starts as an RFC 3339 date
+ * (`2027-06-30`, or a date-time) and parses; undefined for anything else, absent or not. The server's headers,
+ * the contract review's policy and the docs' badges all read these dates here, so a value one of them takes
+ * for a date is a date to all of them.
+ */
+export function readContractDate(value) {
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : value;
+  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}/.test(value)) return undefined;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
+/**
+ * The calendar day of an `x-sunset` or `x-deprecated-at` value as `YYYY-MM-DD`, or undefined when it is no
+ * date. A string keeps the day it was written with (`2027-06-30T23:00:00-05:00` is the 30th, where it was
+ * written, though the 1st in UTC); a Date is read in UTC.
+ */
+export function contractDay(value) {
+  if (readContractDate(value) === undefined) return undefined;
+  return value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10);
+}
+
+const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * Follows a path item's `$ref`s without throwing: the item and the pointer it lives at, or undefined when a
+ * reference dangles or loops. A contract under review may be broken; its other operations still count.
+ */
+function pathItemAt(doc, item, pointer) {
+  try {
+    const { node, ref } = deref(doc, item);
+    return isObject(node) ? { node, pointer: ref ?? pointer } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `a/b~c` -> `a~1b~0c`: one segment of a JSON pointer (RFC 6901). */
+const segment = (key) => key.replaceAll("~", "~0").replaceAll("/", "~1");
+
+/**
+ * One operation of a contract. The raw objects are the document's own; `parameters`, `requestBody` and
+ * `responses` are resolved when first read (a class's getters, not fields), so listing the operations of a
+ * contract with a dangling `$ref` (the contract review reads broken ones) throws only for whoever reads them.
+ */
+class ContractOperation {
+  #doc;
+  #resolved = new Map();
+
+  constructor(doc, { method, path, operation, pathItem, pointer, pathItemPointer, webhook }) {
+    this.#doc = doc;
+    const id = operation.operationId;
+    this.operationId = typeof id === "string" ? id : undefined;
+    this.name = this.operationId ?? `${method.toUpperCase()} ${path}`;
+    const interfaceName = operation["x-interface-name"];
+    this.interfaceName = typeof interfaceName === "string" ? interfaceName : undefined;
+    this.method = method;
+    this.path = path;
+    this.webhook = webhook;
+    this.operation = operation;
+    this.pathItem = pathItem;
+    this.pointer = pointer;
+    this.pathItemPointer = pathItemPointer;
+    this.tags = Array.isArray(operation.tags) ? operation.tags : [];
+    // The contract marks its safe operations (`x-safe`: a POST form of a read is safe too); without the mark,
+    // HTTP's own safe methods are.
+    this.safe =
+      typeof operation["x-safe"] === "boolean" ? operation["x-safe"] : method === "get" || method === "head";
+    this.deprecated = operation.deprecated === true;
+    this.deprecatedAt = readContractDate(operation["x-deprecated-at"]);
+    this.sunset = readContractDate(operation["x-sunset"]);
+    const stability = operation["x-stability-level"];
+    this.stability = typeof stability === "string" ? stability : undefined;
+  }
+
+  #once(key, make) {
+    if (!this.#resolved.has(key)) this.#resolved.set(key, make());
+    return this.#resolved.get(key);
+  }
+
+  /** The path item's parameters and the operation's, `$ref`s resolved; the operation's win by name and place. */
+  get parameters() {
+    return this.#once("parameters", () => {
+      const byPlace = new Map();
+      for (const list of [this.pathItem.parameters, this.operation.parameters]) {
+        for (const raw of Array.isArray(list) ? list : []) {
+          const parameter = resolveRef(this.#doc, raw);
+          byPlace.set(`${parameter.in} ${parameter.name}`, parameter);
+        }
+      }
+      return [...byPlace.values()];
+    });
+  }
+
+  /** The request body, its `$ref`s resolved, or undefined. */
+  get requestBody() {
+    return this.#once("requestBody", () =>
+      this.operation.requestBody === undefined
+        ? undefined
+        : resolveRef(this.#doc, this.operation.requestBody),
+    );
+  }
+
+  /** The answers by status (`200`, `default`), their `$ref`s resolved, in the document's order. */
+  get responses() {
+    return this.#once("responses", () =>
+      Object.fromEntries(
+        Object.entries(this.operation.responses ?? {}).map(([status, raw]) => [
+          status,
+          resolveRef(this.#doc, raw),
+        ]),
+      ),
+    );
+  }
+}
+
+/**
+ * Every operation of `doc` in document order: each path's, in HTTP_METHODS order, then (with
+ * `{ webhooks: true }`) each webhook's. Each is a ContractOperation (index.d.ts): its names, method and path,
+ * the raw objects and the pointers they live at, its resolved parameters, body and answers, and what the
+ * contract says of it (safe, deprecated, its dates, its stability level).
+ */
+export function operationsOf(doc, { webhooks = false } = {}) {
+  const operations = [];
+  const add = (container, containerPointer, webhook) => {
+    for (const [path, raw] of Object.entries(isObject(container) ? container : {})) {
+      const item = pathItemAt(doc, raw, `${containerPointer}/${segment(path)}`);
+      if (!item) continue;
+      for (const method of HTTP_METHODS) {
+        const operation = item.node[method];
+        if (!isObject(operation)) continue;
+        operations.push(
+          new ContractOperation(doc, {
+            method,
+            path,
+            operation,
+            pathItem: item.node,
+            pointer: `${item.pointer}/${method}`,
+            pathItemPointer: item.pointer,
+            webhook,
+          }),
+        );
+      }
+    }
+  };
+  add(doc?.paths, "#/paths", false);
+  if (webhooks) add(doc?.webhooks, "#/webhooks", true);
+  return operations;
+}

@@ -1,9 +1,16 @@
 // Reads the bundled contract once at start-up and turns it into the route table: one entry per operation
 // with its scopes, pagination and the JSON Schema 2020-12 validators (Ajv) for its input and, when asked
 // for, its answers.
-import { jsonPointer, loadSpec, type OpenApiDocument, resolveRef, VALIDATOR_OPTIONS } from "@workapi/spec";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import {
+  type ContractOperation,
+  jsonPointer,
+  loadSpec,
+  type OpenApiDocument,
+  operationsOf,
+  resolveRef,
+} from "@workapi/spec";
+import { createAjv } from "@workapi/spec/validators";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { isStorableText } from "../store/storable-text.js";
 import { type ApiError, apiError } from "./errors.js";
 import { JsonText } from "./json-text.js";
@@ -51,14 +58,11 @@ export interface Operation {
 type RawOperation = {
   operationId: string;
   "x-interface-name": string;
-  "x-safe"?: boolean;
   "x-pagination"?: { items: string };
   "x-scopes-by-type"?: ScopesByType;
   "x-parent-access"?: "read";
   "x-error-types"?: string[];
   security?: Array<Record<string, string[]>>;
-  parameters?: Array<RawParameter | { $ref: string }>;
-  requestBody?: { content: Record<string, { schema: unknown }> };
   responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }>;
 };
 type RawParameter = {
@@ -95,48 +99,44 @@ interface Validators {
 export function loadContract(): Contract {
   const spec = loadSpec();
   const passedAnswers = new PassedAnswers();
-  // Each Ajv instance is made when a validator is first compiled on it (production never needs `outputs`).
-  // The contract's schemas are not checked against the JSON Schema meta-schema here: packages/spec's lint and
-  // tests check them at build time, and compiling the meta-schema cost some 70 ms of a cold start.
-  const lazyAjv = (options: ConstructorParameters<typeof Ajv2020>[0]) => {
+  // Each Ajv instance (@workapi/spec's createAjv: the contract's options, no meta-schema check) is made when a
+  // validator is first compiled on it (production never needs `outputs`).
+  const lazyAjv = (kind: keyof Validators) => {
     let ajv: Ajv2020 | undefined;
     return (): Ajv2020 => {
       if (ajv) return ajv;
-      ajv = new Ajv2020({ ...options, validateSchema: false });
-      addFormats.default(ajv);
+      ajv = createAjv(kind);
       ajv.addSchema({ $id: SPEC_ID, components: spec.components }, SPEC_ID);
       return ajv;
     };
   };
   const validators: Validators = {
-    inputs: lazyAjv(VALIDATOR_OPTIONS.inputs),
-    queries: lazyAjv(VALIDATOR_OPTIONS.queries),
-    outputs: lazyAjv(VALIDATOR_OPTIONS.outputs),
+    inputs: lazyAjv("inputs"),
+    queries: lazyAjv("queries"),
+    outputs: lazyAjv("outputs"),
   };
   const operations: Operation[] = [];
   const scopes = new Set<string>();
-  for (const [path, item] of Object.entries(spec.paths)) {
-    for (const [method, value] of Object.entries(item)) {
-      const operation = operationOf(spec, path, method, value as RawOperation, validators, passedAnswers);
-      for (const scope of operation.scopes) scopes.add(scope);
-      for (const list of Object.values(operation.scopesByType?.scopes ?? {}))
-        for (const scope of list) scopes.add(scope);
-      operations.push(operation);
-    }
+  for (const entry of operationsOf(spec)) {
+    const operation = operationOf(spec, entry, validators, passedAnswers);
+    for (const scope of operation.scopes) scopes.add(scope);
+    for (const list of Object.values(operation.scopesByType?.scopes ?? {}))
+      for (const scope of list) scopes.add(scope);
+    operations.push(operation);
   }
   return { spec, operations, scopes: [...scopes].sort() };
 }
 
 function operationOf(
   spec: OpenApiDocument,
-  path: string,
-  method: string,
-  raw: RawOperation,
+  entry: ContractOperation,
   validators: Validators,
   passedAnswers: PassedAnswers,
 ): Operation {
+  const { method, path } = entry;
+  const raw = entry.operation as RawOperation;
   const alternatives = (raw.security ?? spec.security ?? []) as Array<Record<string, string[]>>;
-  const parameters = (raw.parameters ?? []).map((p) => resolveRef<RawParameter>(spec, p));
+  const parameters = entry.parameters as unknown as RawParameter[];
   const query = parameters
     .filter((p) => p.in === "query")
     .map((p) => ({
@@ -144,11 +144,10 @@ function operationOf(
       array: resolveRef<{ type?: string }>(spec, p.schema).type === "array",
       explode: p.explode === true,
     }));
-  const inputValidator = inputValidatorOf(method, raw, parameters, validators);
+  const inputValidator = inputValidatorOf(method, entry.requestBody, parameters, validators);
   const responseSchemas = new Map<number, unknown>();
-  for (const [status, response] of Object.entries(raw.responses)) {
-    const resolved = resolveRef<{ content?: Record<string, { schema: unknown }> }>(spec, response);
-    const schema = resolved.content?.["application/json"]?.schema;
+  for (const [status, response] of Object.entries(entry.responses)) {
+    const schema = response.content?.["application/json"]?.schema;
     if (schema) responseSchemas.set(Number(status), schema);
   }
   const checkResponse = responseCheckOf(raw.operationId, responseSchemas, validators, passedAnswers);
@@ -157,13 +156,13 @@ function operationOf(
     method: method.toUpperCase() as "GET" | "POST",
     path,
     name: raw["x-interface-name"],
-    safe: raw["x-safe"] === true,
+    safe: entry.safe,
     ...(raw["x-pagination"] ? { pagination: raw["x-pagination"] } : {}),
     ...(raw["x-scopes-by-type"] ? { scopesByType: raw["x-scopes-by-type"] } : {}),
     ...(raw["x-parent-access"] ? { parentAccess: raw["x-parent-access"] } : {}),
     scopes: alternatives.flatMap((requirement) => requirement.bearer ?? []),
     successStatus: responseSchemas.has(201) ? 201 : 200,
-    form: raw.requestBody?.content["multipart/form-data"] !== undefined,
+    form: entry.requestBody?.content?.["multipart/form-data"] !== undefined,
     errorTypes: raw["x-error-types"] ?? [],
     statuses: Object.keys(raw.responses).map(Number),
     query,
@@ -182,7 +181,7 @@ function operationOf(
  */
 function inputValidatorOf(
   method: string,
-  raw: RawOperation,
+  requestBody: ContractOperation["requestBody"],
   parameters: RawParameter[],
   validators: Validators,
 ): () => ValidateFunction {
@@ -199,7 +198,7 @@ function inputValidatorOf(
       };
       validate = validators.queries().compile(anchor(schema));
     } else {
-      const body = raw.requestBody?.content["application/json"]?.schema ?? {
+      const body = requestBody?.content?.["application/json"]?.schema ?? {
         type: "object",
         additionalProperties: false,
       };

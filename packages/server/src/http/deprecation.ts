@@ -11,7 +11,7 @@
 // without one, the header says "deprecated since" the Unix epoch, `@0`, the way RFC 9745 reads any past date:
 // already deprecated. (The draft's boolean `?1` form did not survive into the RFC.)
 import { DOCS_PAGE, operationAnchor } from "@workapi/docs";
-import { resolveRef } from "@workapi/spec";
+import { readContractDate, resolveRef } from "@workapi/spec";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Contract } from "../core/contract.js";
 import { shared } from "./plugin.js";
@@ -40,19 +40,11 @@ interface OperationNotices {
   parameters: { name: string; in: string; notice: Notice }[];
 }
 
-/** An RFC 3339 date (or date-time) as a Date, else undefined. */
-function dateOf(value: unknown): Date | undefined {
-  if (value instanceof Date) return value;
-  if (typeof value !== "string" || !/^\d{4}-\d{2}-\d{2}/.test(value)) return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date;
-}
-
 /** The headers of one element of the contract: RFC 9745's sf-date, RFC 8594's HTTP-date (IMF-fixdate). */
 export function noticeOf(marks: Marks): Notice | undefined {
   if (marks.deprecated !== true) return undefined;
-  const at = dateOf(marks["x-deprecated-at"]);
-  const sunset = dateOf(marks["x-sunset"]);
+  const at = readContractDate(marks["x-deprecated-at"]);
+  const sunset = readContractDate(marks["x-sunset"]);
   return {
     deprecation: `@${at ? Math.floor(at.getTime() / 1000) : 0}`,
     ...(sunset ? { sunset: sunset.toUTCString() } : {}),
