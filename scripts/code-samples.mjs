@@ -8,8 +8,7 @@
 // (`$ISSUE_ID`, `$TAG_ID`...), because an example id names no record on the reader's server. SAMPLE_VARIABLES
 // and the contract's record families describe them all; the docs page explains them and the server's tests set
 // them from a seeded server.
-// Imported by path: the repository root does not depend on the workspace packages.
-import { camelCase, deref, HTTP_METHODS, recordFamilies } from "../packages/spec/index.js";
+import { camelCase, deref, operationsOf, recordFamilies } from "@workapi/spec";
 
 /** The variables the curl samples read besides the record ids, with what a reader sets them to. */
 export const SAMPLE_VARIABLES = {
@@ -240,16 +239,6 @@ function typescriptSample(doc, twin, operation, where) {
     "}",
     "",
   ].join("\n");
-}
-
-/** Every operation of `doc` as { path, method, operation }, in document order. */
-export function operationsOf(doc) {
-  const all = [];
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    for (const method of HTTP_METHODS)
-      if (item?.[method]) all.push({ path, method, operation: item[method] });
-  }
-  return all;
 }
 
 /**

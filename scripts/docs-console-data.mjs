@@ -2,7 +2,7 @@
 // JSON (scripts/generate-docs.mjs): for the console, every operation's parameters, body and answers with their
 // schemas (the components' schemas once, lightened: no descriptions or examples, which the page's HTML shows);
 // for the search, an index of operations, parameters, schema fields, error types and description text.
-import { camelCase, deref } from "../packages/spec/index.js";
+import { camelCase, deref } from "@workapi/spec";
 import { bodyOf, parameterExample } from "./code-samples.mjs";
 import { schemaAnchor, schemaName } from "./docs-schema-html.mjs";
 

@@ -10,8 +10,7 @@
 //   packages/spec/CONTRACT-CHANGES.md (written by scripts/release/contract-changes.mjs when a version is made).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-// Imported by path: the repository root does not depend on the workspace packages.
-import { HTTP_METHODS } from "../packages/spec/index.js";
+import { operationsOf } from "@workapi/spec";
 
 /** `a`, `a or b`, `a, b or c`. */
 function alternatives(items) {
@@ -111,16 +110,12 @@ export function docsDocument(doc, { root, variables }) {
   copy.info.description = [copy.info.description.trimEnd(), samplesIntro(variables), changelog(root)].join(
     "\n\n",
   );
-  for (const [path, item] of Object.entries(copy.paths ?? {})) {
-    for (const method of HTTP_METHODS) {
-      const operation = item?.[method];
-      if (!operation) continue;
-      const line = scopeLine(operation, `${method.toUpperCase()} ${path} (${operation.operationId})`);
-      if (line === undefined) continue;
-      operation.description = `${line}\n\n${operation.description ?? ""}`.trimEnd();
-      // The document-wide requirement (a bearer token) still shows; the scopes are in the line above.
-      if (operation.security.length > 0) delete operation.security;
-    }
+  for (const { path, method, operation } of operationsOf(copy)) {
+    const line = scopeLine(operation, `${method.toUpperCase()} ${path} (${operation.operationId})`);
+    if (line === undefined) continue;
+    operation.description = `${line}\n\n${operation.description ?? ""}`.trimEnd();
+    // The document-wide requirement (a bearer token) still shows; the scopes are in the line above.
+    if (operation.security.length > 0) delete operation.security;
   }
   return copy;
 }

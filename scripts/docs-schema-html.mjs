@@ -3,6 +3,7 @@
 // default, and its description. A named schema (`$ref` to components/schemas) is rendered once, in the page's
 // Schemas part, and linked wherever it is used, which keeps the page light; a schema written in place is
 // rendered in place. No script is needed to read any of it.
+import { contractDay } from "@workapi/spec";
 import { marked } from "marked";
 
 /** Text safe inside an HTML element or a quoted attribute. */
@@ -93,18 +94,12 @@ function inlineObject(schema) {
   return undefined;
 }
 
-/** The date of an `x-sunset` (an RFC 3339 date or date-time) as `YYYY-MM-DD`, or undefined. */
-export function sunsetDate(sunset) {
-  if (sunset instanceof Date) return sunset.toISOString().slice(0, 10);
-  return typeof sunset === "string" && sunset.length > 0 ? sunset.slice(0, 10) : undefined;
-}
-
 /**
  * The badge of something the contract deprecates, with the date of its `x-sunset` (after which it may stop
  * answering) when it has one: "Deprecated: sunset 2027-06-30".
  */
 export function deprecatedBadge(sunset, label = "Deprecated") {
-  const date = sunsetDate(sunset);
+  const date = contractDay(sunset);
   return `<span class="badge deprecated">${escapeHtml(label)}${date ? `: sunset ${escapeHtml(date)}` : ""}</span>`;
 }
 

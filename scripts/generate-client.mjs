@@ -12,7 +12,7 @@
 // and type (checked here); both twins answer alike, so the facade's types are the POST form's. The generator
 // fails, naming the operation, when the contract breaks what the client relies on.
 
-import { camelCase, HTTP_METHODS, resolveRef } from "../packages/spec/index.js";
+import { camelCase, HTTP_METHODS, operationsOf, resolveRef } from "@workapi/spec";
 import { GENERATED_NOTICE } from "./generated-notice.mjs";
 
 export const CLIENT_OPERATIONS_FILE = "packages/client/src/generated/operations.ts";
@@ -93,30 +93,26 @@ function namedOperations(doc) {
   const named = new Map();
   const safety = new Map();
   const queries = new Map();
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    for (const method of HTTP_METHODS) {
-      const operation = item?.[method];
-      if (!operation) continue;
-      const where = `${method.toUpperCase()} ${path} (${operation.operationId})`;
-      const name = operation["x-interface-name"];
-      if (typeof name !== "string") throw new Error(`${where} has no x-interface-name`);
-      // The client derives a request's name from its path, and the path of a name from the name.
-      if (path !== `/${name}`) throw new Error(`${where}: the client expects the path /${name}`);
-      if (method !== "get" && method !== "post")
-        throw new Error(`${where}: the client sends only GET and POST`);
-      const isSafe = operation["x-safe"] === true;
-      if (safety.has(name) && safety.get(name) !== isSafe) {
-        throw new Error(`${where}: the GET and POST forms of ${name} disagree on x-safe`);
-      }
-      safety.set(name, isSafe);
-      if (method === "get") {
-        queries.set(name, operation);
-        continue;
-      }
-      if (method !== "post") continue;
-      if (named.has(name)) throw new Error(`${where}: a second POST operation named ${name}`);
-      named.set(name, { path, operationId: operation.operationId, operation });
+  for (const { path, method, operation } of operationsOf(doc)) {
+    const where = `${method.toUpperCase()} ${path} (${operation.operationId})`;
+    const name = operation["x-interface-name"];
+    if (typeof name !== "string") throw new Error(`${where} has no x-interface-name`);
+    // The client derives a request's name from its path, and the path of a name from the name.
+    if (path !== `/${name}`) throw new Error(`${where}: the client expects the path /${name}`);
+    if (method !== "get" && method !== "post")
+      throw new Error(`${where}: the client sends only GET and POST`);
+    const isSafe = operation["x-safe"] === true;
+    if (safety.has(name) && safety.get(name) !== isSafe) {
+      throw new Error(`${where}: the GET and POST forms of ${name} disagree on x-safe`);
     }
+    safety.set(name, isSafe);
+    if (method === "get") {
+      queries.set(name, operation);
+      continue;
+    }
+    if (method !== "post") continue;
+    if (named.has(name)) throw new Error(`${where}: a second POST operation named ${name}`);
+    named.set(name, { path, operationId: operation.operationId, operation });
   }
   checkPostForms(doc, named);
   return { named, safety, queries };
@@ -124,14 +120,11 @@ function namedOperations(doc) {
 
 /** Every name must have a POST form: the facade sends nothing else. */
 function checkPostForms(doc, named) {
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    for (const method of HTTP_METHODS) {
-      const name = item?.[method]?.["x-interface-name"];
-      if (name && !named.has(name)) {
-        throw new Error(
-          `${method.toUpperCase()} ${path}: ${name} has no POST operation for the client to call`,
-        );
-      }
+  for (const { path, method, interfaceName: name } of operationsOf(doc)) {
+    if (name && !named.has(name)) {
+      throw new Error(
+        `${method.toUpperCase()} ${path}: ${name} has no POST operation for the client to call`,
+      );
     }
   }
 }
@@ -319,18 +312,16 @@ function firstErrorType(doc, node) {
  */
 export function errorTypesByStatus(doc) {
   const byStatus = new Map();
-  for (const item of Object.values(doc.paths ?? {})) {
-    for (const method of HTTP_METHODS) {
-      for (const [status, response] of Object.entries(item[method]?.responses ?? {})) {
-        if (Number(status) < 400) continue;
-        const schema = resolveRef(doc, response)?.content?.["application/json"]?.schema;
-        const type = schema && firstErrorType(doc, schema);
-        if (!type) continue;
-        const known = byStatus.get(Number(status));
-        if (known && known !== type)
-          throw new Error(`the contract's ${status} answers stand for both ${known} and ${type}`);
-        byStatus.set(Number(status), type);
-      }
+  for (const operation of operationsOf(doc)) {
+    for (const [status, response] of Object.entries(operation.responses)) {
+      if (Number(status) < 400) continue;
+      const schema = response?.content?.["application/json"]?.schema;
+      const type = schema && firstErrorType(doc, schema);
+      if (!type) continue;
+      const known = byStatus.get(Number(status));
+      if (known && known !== type)
+        throw new Error(`the contract's ${status} answers stand for both ${known} and ${type}`);
+      byStatus.set(Number(status), type);
     }
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));

@@ -6,7 +6,7 @@
 // from the contract, the search over its index, the sandbox button. It loads nothing from any other host.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { HTTP_METHODS } from "../packages/spec/index.js";
+import { operationsOf } from "@workapi/spec";
 import { operationHistory } from "./docs-changes.mjs";
 import { consoleData, searchIndex } from "./docs-console-data.mjs";
 import { operationAnchor, pageBody } from "./docs-html.mjs";
@@ -31,13 +31,6 @@ const SCRIPT_PARTS = [
 /** JSON safe inside a script element: no `<` can close it. */
 export const scriptJson = (value) => JSON.stringify(value).replaceAll("<", "\\u003c");
 
-/** Every operation of `doc` as { path, method, raw }, in document order. */
-export function operationsOf(doc) {
-  return Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
-    HTTP_METHODS.filter((method) => item?.[method]).map((method) => ({ path, method, raw: item[method] })),
-  );
-}
-
 /** The page's script: its parts, each in a block, the whole strict. */
 export function pageScript(root) {
   const parts = SCRIPT_PARTS.map((file) => readFileSync(join(root, SCRIPT_DIR, file), "utf8").trim());
@@ -49,8 +42,13 @@ export function pageScript(root) {
 /** The page for the bundled contract `doc`, with the code samples' `variables`. */
 export function renderDocs(root, doc, variables) {
   const definition = docsDocument(doc, { root, variables });
-  const operations = operationsOf(doc);
-  const copies = operationsOf(definition).map(({ raw }) => raw);
+  // The page's parts read an operation as { path, method, raw }, raw being the operation object.
+  const operations = operationsOf(doc).map(({ path, method, operation }) => ({
+    path,
+    method,
+    raw: operation,
+  }));
+  const copies = operationsOf(definition).map(({ operation }) => operation);
   const history = operationHistory(root, doc, operations);
   const favicon = readFileSync(join(root, FAVICON_FILE), "utf8").trim();
   const css = readFileSync(join(root, SCRIPT_DIR, "page.css"), "utf8").trim();

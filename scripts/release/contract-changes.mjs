@@ -4,27 +4,16 @@
 // the working tree. `pnpm version-packages` runs it after `changeset version` has set the new version; the docs
 // page's changelog is built from this file, so readers see what changed in the contract, not in the packages'
 // internals. Running it again for the same version replaces that version's section.
-import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-// Imported by path: the repository root does not depend on the workspace packages.
-import { changelog, diffSpecs, fromDocument, loadSpec } from "../../packages/contract-diff/src/index.js";
+import { changelog, diffSpecs, fromDocument, loadContract, tagsMatching } from "@workapi/contract-diff";
 
 const HEADER = `# Contract changes
 
 What changed in the contract, release by release (written by \`scripts/release/contract-changes.mjs\` when a
 version is made). Breaking changes come first under each operation.
 `;
-
-/** The released versions' tags of `pkg`, newest first. */
-function releaseTags(root, pkg) {
-  const out = execFileSync("git", ["tag", "--list", `${pkg}@*`, "--sort=-v:refname"], {
-    cwd: root,
-    encoding: "utf8",
-  });
-  return out.split("\n").filter(Boolean);
-}
 
 /** The file's text with `section` for `version` in place of an older one, or first after the header. */
 export function withSection(text, version, section) {
@@ -50,10 +39,10 @@ export async function writeContractChanges({
   output = "packages/spec/CONTRACT-CHANGES.md",
 }) {
   const version = JSON.parse(readFileSync(join(root, "packages/spec/package.json"), "utf8")).version;
-  const previousTag = releaseTags(root, pkg).find((tag) => tag !== `${pkg}@${version}`);
-  const head = await loadSpec(resolve(root, spec), { root });
+  const previousTag = tagsMatching(root, `${pkg}@*`).find((tag) => tag !== `${pkg}@${version}`);
+  const head = await loadContract(resolve(root, spec), { root });
   const base = previousTag
-    ? await loadSpec(previousTag, { root, spec })
+    ? await loadContract(previousTag, { root, spec })
     : fromDocument(
         { openapi: head.document.openapi, info: head.document.info, paths: {} },
         "nothing released",

@@ -9,7 +9,7 @@ import { diffSpecs } from "./engine/index.js";
 import { FORMATS, formatReport, rulesTable } from "./format/index.js";
 import { commitOf, repositoryRoot } from "./load/git.js";
 import { diffHunks } from "./load/hunks.js";
-import { firstRevision, InputError, loadSpec, sourceOf } from "./load/index.js";
+import { firstRevision, InputError, loadContract, sourceOf } from "./load/index.js";
 
 const DEFAULT_SPEC = "spec/openapi.yaml";
 
@@ -124,7 +124,7 @@ export async function main(argv, io = {}) {
       options.output ? writeFileSync(resolve(cwd, options.output), text) : stdout(text);
     if (options.command === "rules") return await rules(options, emit);
     const where = { cwd, root, spec: options.spec };
-    const load = (/** @type {string | import("./index.js").Source} */ source) => loadSpec(source, where);
+    const load = (/** @type {string | import("./index.js").Source} */ source) => loadContract(source, where);
     if (options.command === "changelog") return await changelogCommand(options, load, emit);
     if (options.command === "post-review") return await postReviewCommand(options, cwd, stdout, io.env);
     if (options.command === "changeset") {

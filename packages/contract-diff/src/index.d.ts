@@ -116,7 +116,7 @@ export interface LoadedSpec {
   document: Record<string, any>;
   label: string;
   origin(pointer: string): SourceLine | undefined;
-  /** What a loaded split spec knows of its files before parsing them (loadSpec's; none for fromDocument). */
+  /** What a loaded split spec knows of its files before parsing them (loadContract's; none for fromDocument). */
   sources?: SpecSources;
 }
 
@@ -153,10 +153,12 @@ export type Source =
   | { kind: "file"; name: string; path: string }
   | { kind: "revision"; name: string; sha: string };
 /** Reads a file (JSON or YAML, single or split), an http(s) URL, or the spec at a git revision. */
-export declare function loadSpec(
+export declare function loadContract(
   source: string | Source,
   options?: { cwd?: string; root?: string; spec?: string; label?: string },
 ): Promise<LoadedSpec & { files: string[]; version: string }>;
+/** The tags of the repository at `root` that the git glob `pattern` matches (`@workapi/spec@*`), highest version first. */
+export declare function tagsMatching(root: string, pattern: string): string[];
 
 export interface AcceptEntry {
   rule: string;

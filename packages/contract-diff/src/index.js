@@ -12,5 +12,6 @@ export {
 } from "./format/index.js";
 export { addedChangesets, DEFAULT_ACCEPT_FILE, evaluateGate, readAcceptFile } from "./gate.js";
 export { postReview } from "./github/post-review.js";
-export { InputError, loadSpec } from "./load/index.js";
+export { tagsMatching } from "./load/git.js";
+export { InputError, loadContract } from "./load/index.js";
 export { RULES } from "./rules/index.js";

@@ -1,11 +1,10 @@
 // Breaks shown, not inferred: for an error-level finding, the contract's own examples of the operations it
 // reaches are validated across the change. The old contract's example request that the new request schema
 // refuses, or the new contract's example answer that the old answer schema refuses, is what a real caller or
-// reader would meet. Validation is Ajv with the options the reference server uses (@workapi/spec's
-// VALIDATOR_OPTIONS: `inputs` for requests, `outputs` for answers). An example its own side already refuses
+// reader would meet. Validation is Ajv as the reference server makes it (@workapi/spec/validators' createAjv:
+// `inputs` for requests, `outputs` for answers). An example its own side already refuses
 // shows nothing about the change and is skipped; a finding the examples cannot show has no evidence.
-import { createRequire } from "node:module";
-import { VALIDATOR_OPTIONS } from "@workapi/spec";
+import { createAjv } from "@workapi/spec/validators";
 import { operationsOf, templateOf } from "./operations/matching.js";
 import { child, isObject, resolve } from "./schema-view.js";
 
@@ -13,30 +12,17 @@ import { child, isObject, resolve } from "./schema-view.js";
 
 const ID = "https://contract-review.invalid/document.json";
 const MOST = 5;
-// Ajv is loaded on the first error-level finding with examples, not with the module: a review without one
-// (most runs) does not pay for loading it. Both are CommonJS, so `require` loads them synchronously.
-const require = createRequire(import.meta.url);
+// createAjv loads Ajv when first called (on the first error-level finding with examples), not with the
+// module: a review without one (most runs) does not pay for loading it.
 /**
- * @typedef {import("ajv").ValidateFunction} Validate
- * @typedef {import("ajv").ErrorObject} AjvError
+ * @typedef {ReturnType<typeof createAjv>} Ajv Ajv's types come through @workapi/spec, which makes the instances
+ * @typedef {ReturnType<Ajv["compile"]>} Validate
+ * @typedef {NonNullable<Validate["errors"]>[number]} AjvError
  * @typedef {(document: import("./json.js").Json, kind: "inputs" | "outputs", pointer: string, all?: boolean)
  *   => Validate | undefined} Validators
  * @typedef {{ in: "request" | "response", status: string | undefined, length: number }} Body
- * @typedef {{ op: import("./json.js").Json, pointer: string }} Entry an operation on one side
+ * @typedef {{ operation: import("./json.js").Json, pointer: string }} Entry an operation on one side
  */
-/** @type {{ Ajv2020: typeof import("ajv/dist/2020.js").Ajv2020, formats: (ajv: import("ajv").default) => unknown } | undefined} */
-let ajvModules;
-const ajvOf = (/** @type {import("ajv").Options} */ options) => {
-  if (!ajvModules) {
-    // ajv-formats is CommonJS with its plugin as `default` (or the module itself, as a bundler may leave it).
-    const formats = require("ajv-formats");
-    ajvModules = { Ajv2020: require("ajv/dist/2020.js").Ajv2020, formats: formats.default ?? formats };
-  }
-  const ajv = new ajvModules.Ajv2020(options);
-  ajvModules.formats(ajv);
-  return ajv;
-};
-
 /**
  * One Ajv per document and kind, each compiled schema once (by pointer). `all` makes the same validator list
  * every error: the server's request options stop at the first, which may be about another change; the
@@ -44,17 +30,13 @@ const ajvOf = (/** @type {import("ajv").Options} */ options) => {
  * @returns {Validators}
  */
 function validators() {
-  /** @type {Map<object, Record<string, { ajv: import("ajv").default, compiled: Map<string, Validate | undefined> }>>} */
+  /** @type {Map<object, Record<string, { ajv: Ajv, compiled: Map<string, Validate | undefined> }>>} */
   const made = new Map();
   return (document, kind, pointer, all = false) => {
     const name = all ? `${kind}+all` : kind;
     let entry = made.get(document)?.[name];
     if (!entry) {
-      const ajv = ajvOf({
-        ...VALIDATOR_OPTIONS[kind],
-        ...(all ? { allErrors: true } : {}),
-        validateSchema: false,
-      });
+      const ajv = createAjv(kind, all ? { allErrors: true } : {});
       ajv.addSchema(document, ID);
       entry = { ajv, compiled: new Map() };
       made.set(document, { ...made.get(document), [name]: entry });
@@ -205,9 +187,9 @@ function* refusals(
   /** @param {"base" | "head"} side @returns {[import("./json.js").Json, string]} */
   const bodyOf = (side) =>
     request
-      ? [entry[side].op.requestBody, child(entry[side].pointer, "requestBody")]
+      ? [entry[side].operation.requestBody, child(entry[side].pointer, "requestBody")]
       : [
-          entry[side].op.responses?.[place.status ?? ""],
+          entry[side].operation.responses?.[place.status ?? ""],
           child(entry[side].pointer, "responses", place.status ?? ""),
         ];
   const target = new Map(

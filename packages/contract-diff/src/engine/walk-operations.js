@@ -3,8 +3,9 @@
 // and callbacks (the modules in operations/, one per concern). Schemas are handed to walk-schema.js with the
 // direction their data flows. An operation is matched by method and path template, so renaming a path
 // parameter (`{id}` -> `{workId}`) keeps it the same operation.
+import { HTTP_METHODS } from "@workapi/spec";
 import { compareComponents } from "./operations/components.js";
-import { describe, HTTP_METHODS, operationsOf, templateOf } from "./operations/matching.js";
+import { describe, operationsOf, templateOf } from "./operations/matching.js";
 import { checkAddedMarks, compareOperation } from "./operations/operation.js";
 import { isObject, key } from "./schema-view.js";
 import { schemaDiffer } from "./walk-schema.js";
@@ -35,9 +36,9 @@ export function walkOperations(base, head, unchanged = () => false) {
       where: "",
       pointer: b.pointer,
       side: "base",
-      deprecated: b.op.deprecated === true,
-      sunset: b.op["x-sunset"],
-      stability: b.op["x-stability-level"],
+      deprecated: b.deprecated,
+      sunset: b.operation["x-sunset"],
+      stability: b.operation["x-stability-level"],
       pathRemains: others.length > 0,
     });
   }
@@ -109,13 +110,13 @@ function compareKept(context, before, after, events) {
       events.push({ kind, operation, where: "", pointer: h.pointer, side: "head", ...fields });
     if (!b) {
       emit(h.webhook ? "webhook" : "operation", { change: "added" });
-      checkAddedMarks(h.op, emit);
+      checkAddedMarks(h.operation, emit);
       continue;
     }
     if (
-      schemas.same(b.op, h.op) &&
-      schemas.same(b.item.parameters, h.item.parameters) &&
-      (b.op.security !== undefined || schemas.same(base.security, head.security))
+      schemas.same(b.operation, h.operation) &&
+      schemas.same(b.pathItem.parameters, h.pathItem.parameters) &&
+      (b.operation.security !== undefined || schemas.same(base.security, head.security))
     )
       continue;
     compareOperation(context, b, h, operation, emit, h.webhook ? "response" : "request");

@@ -1,7 +1,8 @@
 // Every question the differ asks git, and the only module that runs it: the repository's root, the commit a
 // revision names, the files of a revision (the whole tree below the entry's folder in one `git cat-file
 // --batch`, one process instead of one per file), for the gate, the files a change adds, for github-review,
-// the diff's text (./hunks.js reads its hunks), and for the changeset command, the branch checked out.
+// the diff's text (./hunks.js reads its hunks), for the changeset command, the branch checked out, and for the
+// release's contract changes, the tags of the versions released.
 import { execFileSync } from "node:child_process";
 import { posix } from "node:path";
 
@@ -48,6 +49,15 @@ export function currentBranch(/** @type {string} */ root) {
 export function diffText(root, base, head, paths) {
   const args = ["diff", "--no-color", "--no-ext-diff", "--unified=3", base, ...(head ? [head] : []), "--"];
   return git(root, [...args, ...paths]).toString("utf8");
+}
+
+/**
+ * The tags of the repository at `root` that `pattern` matches (git's glob: `@workapi/spec@*`), the highest
+ * version first (`git tag --sort=-v:refname`).
+ * @param {string} root @param {string} pattern @returns {string[]}
+ */
+export function tagsMatching(root, pattern) {
+  return text(root, ["tag", "--list", pattern, "--sort=-v:refname"]).split("\n").filter(Boolean);
 }
 
 /** The commit `revision` names in the repository at `root`, or undefined when it names none. */

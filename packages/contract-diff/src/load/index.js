@@ -70,7 +70,7 @@ export function firstRevision(/** @type {string} */ root, /** @type {string[]} *
  *   repository that a revision is read at (default spec/openapi.yaml)
  * @returns {Promise<Loaded>}
  */
-export async function loadSpec(source, options = {}) {
+export async function loadContract(source, options = {}) {
   const root = options.root ?? options.cwd ?? process.cwd();
   const spec = options.spec ?? "spec/openapi.yaml";
   const given = typeof source === "string" ? sourceOf(source, options) : source;

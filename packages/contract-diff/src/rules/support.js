@@ -1,5 +1,6 @@
 // What several rules ask of a change event: its direction, and where a deprecation stands against the
 // sunset policy (the `x-sunset` date and the minimum deprecation period, `--deprecation-days`).
+import { readContractDate } from "@workapi/spec";
 
 /**
  * @typedef {import("../index.js").Policy} Policy
@@ -15,18 +16,14 @@ export const response = (e) => e.direction === "response";
 const DAY = 24 * 60 * 60 * 1000;
 
 /**
- * An `x-sunset` value as a date: a Date, an RFC 3339 date or date-time string; `invalid` otherwise.
+ * An `x-sunset` value as the policy reads it: undefined when absent (or empty), its date where @workapi/spec's
+ * readContractDate reads one (the server's Sunset header and the docs' badge read it the same), and `invalid`
+ * for a value set that is no date, which the policy reports rather than ignores.
  * @param {unknown} value @returns {Date | "invalid" | undefined}
  */
-export function sunsetDate(value) {
+export function readSunset(value) {
   if (value === undefined || value === null || value === "") return undefined;
-  const date =
-    value instanceof Date
-      ? value
-      : typeof value === "string" && /^\d{4}-\d{2}-\d{2}/.test(value)
-        ? new Date(value)
-        : undefined;
-  return date && !Number.isNaN(date.getTime()) ? date : "invalid";
+  return readContractDate(value) ?? "invalid";
 }
 
 /**
@@ -37,7 +34,7 @@ export function sunsetDate(value) {
  */
 export function removal(e, policy) {
   if (!e.deprecated) return "not-deprecated";
-  const date = sunsetDate(e.sunset);
+  const date = readSunset(e.sunset);
   if (date === "invalid") return "invalid";
   if (date === undefined) return policy.deprecationDays > 0 ? "no-sunset" : "after-sunset";
   return date.getTime() > policy.now.getTime() ? "before-sunset" : "after-sunset";
@@ -49,7 +46,7 @@ export function removal(e, policy) {
  * @param {Dated} e @param {Policy} policy
  */
 export function deprecation(e, policy) {
-  const date = sunsetDate(e.sunset);
+  const date = readSunset(e.sunset);
   if (date === "invalid") return "invalid";
   if (date === undefined) return policy.deprecationDays > 0 ? "missing" : "ok";
   return date.getTime() < policy.now.getTime() + policy.deprecationDays * DAY ? "too-soon" : "ok";
@@ -67,7 +64,7 @@ export const stabilityRank = (/** @type {unknown} */ value) =>
 export const unreadableLevel = (/** @type {unknown} */ value) =>
   value !== undefined && stabilityRank(value) < 0;
 /** True for an `x-sunset` that is set but is not a date. */
-export const unreadableSunset = (/** @type {unknown} */ value) => sunsetDate(value) === "invalid";
+export const unreadableSunset = (/** @type {unknown} */ value) => readSunset(value) === "invalid";
 
 /** A value as it reads in a message. */
 export const show = (/** @type {unknown} */ value) =>

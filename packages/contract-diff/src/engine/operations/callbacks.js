@@ -1,9 +1,9 @@
 // Callbacks of an operation, by name and expression: each callback operation added or removed, or its
 // request body and responses compared with the directions reversed.
+import { HTTP_METHODS } from "@workapi/spec";
 import { child, isObject, resolve } from "../schema-view.js";
 import { compareRequestBody } from "./bodies.js";
 import { flip } from "./context.js";
-import { HTTP_METHODS } from "./matching.js";
 import { compareResponses } from "./responses.js";
 
 /**

@@ -1,49 +1,31 @@
 // Which operations two contracts share: every operation of paths and webhooks (OpenAPI 3.1), keyed by method
 // and path template, so renaming a path parameter (`{id}` -> `{workId}`) keeps it the same operation; a
 // webhook is keyed by its name.
-import { child, isObject, resolve } from "../schema-view.js";
-
-export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+import { operationsOf as contractOperations } from "@workapi/spec";
 
 /** `/works/{id}/parts/{part}` -> `/works/{}/parts/{}`: the shape two path templates share. */
 export const templateOf = (/** @type {string} */ path) => path.replace(/\{[^}]*\}/g, "{}");
 
 /**
- * @typedef {{ method: string, path: string, op: import("../json.js").Json, pointer: string, item: import("../json.js").Json, itemPointer: string,
- *   webhook: boolean }} OperationEntry
+ * One operation as @workapi/spec's contract model lists it (the raw objects typed as the differ reads them).
+ * @typedef {import("@workapi/spec").ContractOperation & { operation: import("../json.js").Json,
+ *   pathItem: import("../json.js").Json }} OperationEntry
  */
 
 /**
- * Every operation of a document: paths, and webhooks (OpenAPI 3.1), each with the pointer it lives at.
+ * Every operation of a document, paths' and webhooks' (@workapi/spec's operationsOf, which follows a path
+ * item's `$ref` and skips one that dangles), keyed by what pairs it across two contracts.
  * @returns {Map<string, OperationEntry>}
  */
 export function operationsOf(/** @type {import("../json.js").Json} */ doc) {
+  /** @type {Map<string, OperationEntry>} */
   const out = new Map();
-  const add = (
-    /** @type {import("../json.js").Json} */ container,
-    /** @type {string} */ containerPointer,
-    /** @type {boolean} */ webhook,
-  ) => {
-    for (const [path, rawItem] of Object.entries(isObject(container) ? container : {})) {
-      const resolved = resolve(doc, rawItem, child(containerPointer, path));
-      for (const method of HTTP_METHODS) {
-        const op = resolved.node[method];
-        if (!isObject(op)) continue;
-        const id = `${webhook ? "webhook " : ""}${method} ${webhook ? path : templateOf(path)}`;
-        out.set(id, {
-          method,
-          path,
-          op,
-          pointer: child(resolved.pointer, method),
-          item: resolved.node,
-          itemPointer: resolved.pointer,
-          webhook,
-        });
-      }
-    }
-  };
-  add(doc.paths, "#/paths", false);
-  add(doc.webhooks, "#/webhooks", true);
+  for (const entry of contractOperations(doc, { webhooks: true })) {
+    const id = entry.webhook
+      ? `webhook ${entry.method} ${entry.path}`
+      : `${entry.method} ${templateOf(entry.path)}`;
+    out.set(id, entry);
+  }
   return out;
 }
 
@@ -53,10 +35,10 @@ export function operationsOf(/** @type {import("../json.js").Json} */ doc) {
  */
 export function describe(h, b) {
   return {
-    operationId: h.op.operationId ?? `${h.method.toUpperCase()} ${h.path}`,
+    operationId: h.operation.operationId ?? `${h.method.toUpperCase()} ${h.path}`,
     method: h.method,
     path: h.path,
     webhook: h.webhook,
-    stability: h.op["x-stability-level"] ?? b?.op["x-stability-level"],
+    stability: h.operation["x-stability-level"] ?? b?.operation["x-stability-level"],
   };
 }

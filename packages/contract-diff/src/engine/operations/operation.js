@@ -1,6 +1,6 @@
 // One operation on both sides: what it says about itself (deprecation and x-sunset, stability, operationId,
 // tags, x-pagination), then its security, parameters, request body, responses and callbacks.
-import { stabilityRank, sunsetDate } from "../../rules/support.js";
+import { readSunset, stabilityRank } from "../../rules/support.js";
 import { child, key } from "../schema-view.js";
 import { compareRequestBody } from "./bodies.js";
 import { compareCallbacks } from "./callbacks.js";
@@ -22,8 +22,8 @@ import { compareSecurity } from "./security.js";
  * @param {{ webhook: boolean }} operation @param {Emit} emit @param {Direction} outward
  */
 export function compareOperation(context, b, h, operation, emit, outward) {
-  const bo = b.op;
-  const ho = h.op;
+  const bo = b.operation;
+  const ho = h.operation;
   compareMarks(bo, ho, emit);
   if (!operation.webhook) {
     const where = ho.security !== undefined ? child(h.pointer, "security") : "#/security";
@@ -69,7 +69,7 @@ export function compareOperation(context, b, h, operation, emit, outward) {
 export function checkAddedMarks(/** @type {import("../json.js").Json} */ ho, emit) {
   if (ho["x-stability-level"] !== undefined && stabilityRank(ho["x-stability-level"]) < 0)
     emit("operation-stability", { before: undefined, after: ho["x-stability-level"] });
-  if (ho.deprecated && sunsetDate(ho["x-sunset"]) === "invalid")
+  if (ho.deprecated && readSunset(ho["x-sunset"]) === "invalid")
     emit("operation-sunset", { change: "set", before: undefined, after: ho["x-sunset"] });
 }
 

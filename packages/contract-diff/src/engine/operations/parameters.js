@@ -23,17 +23,21 @@ const schemaPointer = (/** @type {import("../json.js").Json} */ p, /** @type {st
 function parametersOf(/** @type {import("../json.js").Json} */ doc, entry) {
   const out = new Map();
   const list = [
-    ...(Array.isArray(entry.item.parameters)
-      ? entry.item.parameters.map((/** @type {import("../json.js").Json} */ p, /** @type {number} */ i) => [
-          p,
-          child(entry.itemPointer, "parameters", i),
-        ])
+    ...(Array.isArray(entry.pathItem.parameters)
+      ? entry.pathItem.parameters.map(
+          (/** @type {import("../json.js").Json} */ p, /** @type {number} */ i) => [
+            p,
+            child(entry.pathItemPointer, "parameters", i),
+          ],
+        )
       : []),
-    ...(Array.isArray(entry.op.parameters)
-      ? entry.op.parameters.map((/** @type {import("../json.js").Json} */ p, /** @type {number} */ i) => [
-          p,
-          child(entry.pointer, "parameters", i),
-        ])
+    ...(Array.isArray(entry.operation.parameters)
+      ? entry.operation.parameters.map(
+          (/** @type {import("../json.js").Json} */ p, /** @type {number} */ i) => [
+            p,
+            child(entry.pointer, "parameters", i),
+          ],
+        )
       : []),
   ];
   const template = [...entry.path.matchAll(/\{([^}]*)\}/g)].map((m) => m[1]);
