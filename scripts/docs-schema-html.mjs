@@ -3,7 +3,7 @@
 // default, and its description. A named schema (`$ref` to components/schemas) is rendered once, in the page's
 // Schemas part, and linked wherever it is used, which keeps the page light; a schema written in place is
 // rendered in place. No script is needed to read any of it.
-import { contractDay } from "@workapi/spec";
+import { contractDay, deref } from "@workapi/spec";
 import { marked } from "marked";
 
 /** Text safe inside an HTML element or a quoted attribute. */
@@ -23,18 +23,10 @@ export const schemaAnchor = (name, field) => (field ? `schema/${name}/${field}` 
 
 const link = (name) => `<a href="#${escapeHtml(schemaAnchor(name))}">${escapeHtml(name)}</a>`;
 
-/** Follows `$ref`s; answers the schema and the name of the last named schema met. */
+/** Follows `$ref`s; answers the schema and the name of the named schema the chain ends on. */
 function follow(doc, schema) {
-  let node = schema;
-  let name;
-  while (node && typeof node.$ref === "string") {
-    name = schemaName(node.$ref) ?? name;
-    node = node.$ref
-      .split("/")
-      .slice(1)
-      .reduce((at, key) => at?.[key], doc);
-  }
-  return { node: node ?? {}, name };
+  const { node, ref } = deref(doc, schema);
+  return { node: node ?? {}, name: schemaName(ref) };
 }
 
 /** A short type label: `string`, `integer`, `array of Tag`, a link for a named schema. */

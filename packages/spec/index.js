@@ -22,16 +22,25 @@ export const HTTP_METHODS = Object.freeze([
 
 /**
  * The node a local JSON pointer (`#/components/schemas/Work`, RFC 6901, optionally URI-encoded) names in
- * `doc`, or undefined when it names nothing.
+ * `doc`, or undefined when it names nothing. A segment that is no valid URI encoding (a key holding a literal
+ * `%`) is read as written: the contract review reads contracts that may have such keys.
  */
 export function jsonPointer(doc, pointer) {
   if (typeof pointer !== "string" || !pointer.startsWith("#")) return undefined;
   let node = doc;
   for (const raw of pointer.slice(1).split("/").slice(1)) {
     if (node === null || typeof node !== "object") return undefined;
-    node = node[decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~")];
+    node = node[uriDecoded(raw).replaceAll("~1", "/").replaceAll("~0", "~")];
   }
   return node;
+}
+
+function uriDecoded(segment) {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 /**

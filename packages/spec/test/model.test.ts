@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   contractDay,
   HTTP_METHODS,
+  jsonPointer,
   loadSpec,
   operationsOf,
   readContractDate,
@@ -134,6 +135,15 @@ describe("operationsOf", () => {
     const [operation] = operationsOf({ paths: { "/a": { get: { parameters: [{ $ref: "#/nowhere" }] } } } });
     expect(operation?.name).toBe("GET /a");
     expect(() => operation?.parameters).toThrow(/names nothing/);
+  });
+});
+
+describe("jsonPointer", () => {
+  it("decodes URI-encoded segments, and reads a segment that is no valid encoding as written", () => {
+    const doc = { paths: { "/a b": 1, "/100%": 2 } };
+    expect(jsonPointer(doc, "#/paths/~1a%20b")).toBe(1);
+    expect(jsonPointer(doc, "#/paths/~1100%")).toBe(2);
+    expect(jsonPointer(doc, "#")).toBe(doc);
   });
 });
 

@@ -1,6 +1,7 @@
 // How the differ reads one side of a contract: JSON pointers, $ref resolution that remembers where a node
 // lives (so a finding can name the file and line of a shared schema), allOf merged into one view of an
 // object, and the set of JSON types a schema admits (OpenAPI 3.0 `nullable` included).
+import { jsonPointer } from "@workapi/spec";
 
 /** `a/b~c` -> `a~1b~0c`: one JSON pointer segment (RFC 6901). */
 export const escapeSegment = (/** @type {string | number} */ segment) =>
@@ -10,24 +11,12 @@ export const escapeSegment = (/** @type {string | number} */ segment) =>
 export const child = (/** @type {string} */ pointer, /** @type {(string | number)[]} */ ...segments) =>
   `${pointer}/${segments.map(escapeSegment).join("/")}`;
 
-/** The node a local pointer names in `doc`, or undefined. */
-export function atPointer(/** @type {import("./json.js").Json} */ doc, /** @type {string} */ pointer) {
-  if (typeof pointer !== "string" || !pointer.startsWith("#")) return undefined;
-  let node = doc;
-  const body = pointer.slice(1);
-  if (body === "") return doc;
-  for (const raw of body.split("/").slice(1)) {
-    if (node === null || typeof node !== "object") return undefined;
-    let segment = raw;
-    try {
-      segment = decodeURIComponent(raw);
-    } catch {
-      // a literal % in a key: the segment is used as written
-    }
-    node = node[segment.replaceAll("~1", "/").replaceAll("~0", "~")];
-  }
-  return node;
-}
+/**
+ * The node a local pointer names in `doc`, or undefined: @workapi/spec's jsonPointer, which reads a segment that
+ * is no valid URI encoding (a literal % in a key) as written.
+ */
+export const atPointer = (/** @type {import("./json.js").Json} */ doc, /** @type {string} */ pointer) =>
+  jsonPointer(doc, pointer);
 
 /** @param {unknown} value @returns {value is Record<string, import("./json.js").Json>} */
 export const isObject = (value) => value !== null && typeof value === "object" && !Array.isArray(value);

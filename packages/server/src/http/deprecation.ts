@@ -11,7 +11,7 @@
 // without one, the header says "deprecated since" the Unix epoch, `@0`, the way RFC 9745 reads any past date:
 // already deprecated. (The draft's boolean `?1` form did not survive into the RFC.)
 import { DOCS_PAGE, operationAnchor } from "@workapi/docs";
-import { readContractDate, resolveRef } from "@workapi/spec";
+import { operationsOf, readContractDate } from "@workapi/spec";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Contract } from "../core/contract.js";
 import { shared } from "./plugin.js";
@@ -63,23 +63,20 @@ export function linkOf(operation: Marks): string | undefined {
 
 /** What each operation of the contract deprecates, by `METHOD path`; operations with nothing are left out. */
 export function deprecationsOf(contract: Contract): Map<string, OperationNotices> {
-  const spec = contract.spec;
   const out = new Map<string, OperationNotices>();
-  for (const operation of contract.operations) {
-    const item = spec.paths[operation.path] as Record<string, Marks & { parameters?: unknown[] }>;
-    const raw = item[operation.method.toLowerCase()];
-    if (!raw) continue;
+  for (const operation of operationsOf(contract.spec)) {
+    const raw = operation.operation as Marks;
     const link = linkOf(raw);
     const withLink = (notice: Notice | undefined) => (notice && link ? { ...notice, link } : notice);
-    const parameters = (raw.parameters ?? [])
-      .map((p) => resolveRef<RawParameter>(spec, p))
-      .flatMap((p) => {
-        const notice = withLink(noticeOf(p));
-        return notice ? [{ name: p.name, in: p.in, notice }] : [];
-      });
+    const parameters = (operation.parameters as RawParameter[]).flatMap((p) => {
+      const notice = withLink(noticeOf(p));
+      return notice ? [{ name: p.name, in: p.in, notice }] : [];
+    });
     const own = withLink(noticeOf(raw));
-    if (own || parameters.length > 0)
-      out.set(`${operation.method} ${operation.path}`, { ...(own ? { operation: own } : {}), parameters });
+    if (own || parameters.length > 0) {
+      const key = `${operation.method.toUpperCase()} ${operation.path}`;
+      out.set(key, { ...(own ? { operation: own } : {}), parameters });
+    }
   }
   return out;
 }
