@@ -5,7 +5,7 @@
 // `inputs` for requests, `outputs` for answers). An example its own side already refuses
 // shows nothing about the change and is skipped; a finding the examples cannot show has no evidence.
 import { createAjv } from "@workapi/spec/validators";
-import { operationsOf, templateOf } from "./operations/matching.js";
+import { operationsByKey, templateOf } from "./operations/matching.js";
 import { child, isObject, resolve } from "./schema-view.js";
 
 /** @typedef {import("../index.js").Evidence} Evidence (declared once in ../index.d.ts) */
@@ -134,7 +134,7 @@ export function attachEvidence(findings, base, head) {
   const errors = findings.filter((f) => f.level === "error");
   if (errors.length === 0) return;
   const validate = validators();
-  const ops = { base: operationsOf(base), head: operationsOf(head) };
+  const ops = { base: operationsByKey(base), head: operationsByKey(head) };
   // What each operation's examples show across the change depends on the operation and the body only: worked
   // out once, then matched to each finding's place (a shared schema's finding may reach hundreds).
   /** @type {Map<string, (Omit<import("../index.js").Evidence, "operationId" | "error"> & { errors: AjvError[] })[]>} */

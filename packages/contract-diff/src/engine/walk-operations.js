@@ -5,7 +5,7 @@
 // parameter (`{id}` -> `{workId}`) keeps it the same operation.
 import { HTTP_METHODS } from "@workapi/spec";
 import { compareComponents } from "./operations/components.js";
-import { describe, operationsOf, templateOf } from "./operations/matching.js";
+import { describe, operationsByKey, templateOf } from "./operations/matching.js";
 import { checkAddedMarks, compareOperation } from "./operations/operation.js";
 import { isObject, key } from "./schema-view.js";
 import { schemaDiffer } from "./walk-schema.js";
@@ -22,8 +22,8 @@ export function walkOperations(base, head, unchanged = () => false) {
   /** @type {import("../index.js").ChangeEvent[]} */
   const events = [];
   const kept = keptItems(base, head, unchanged);
-  const before = operationsOf(without(base, kept));
-  const after = operationsOf(without(head, kept));
+  const before = operationsByKey(without(base, kept));
+  const after = operationsByKey(without(head, kept));
   compareKept(context, before, after, events);
   for (const [id, b] of before) {
     if (after.has(id)) continue;
@@ -98,7 +98,7 @@ function without(doc, kept) {
  * The head's operations: added, or compared with the base's (skipped when the operation, its path item's
  * parameters and the security it inherits read the same).
  * @param {import("./operations/context.js").OperationContext} context
- * @param {ReturnType<typeof operationsOf>} before @param {ReturnType<typeof operationsOf>} after
+ * @param {ReturnType<typeof operationsByKey>} before @param {ReturnType<typeof operationsByKey>} after
  * @param {import("../index.js").ChangeEvent[]} events
  */
 function compareKept(context, before, after, events) {

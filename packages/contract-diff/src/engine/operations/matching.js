@@ -1,7 +1,7 @@
 // Which operations two contracts share: every operation of paths and webhooks (OpenAPI 3.1), keyed by method
 // and path template, so renaming a path parameter (`{id}` -> `{workId}`) keeps it the same operation; a
 // webhook is keyed by its name.
-import { operationsOf as contractOperations } from "@workapi/spec";
+import { operationsOf } from "@workapi/spec";
 
 /** `/works/{id}/parts/{part}` -> `/works/{}/parts/{}`: the shape two path templates share. */
 export const templateOf = (/** @type {string} */ path) => path.replace(/\{[^}]*\}/g, "{}");
@@ -17,10 +17,10 @@ export const templateOf = (/** @type {string} */ path) => path.replace(/\{[^}]*\
  * item's `$ref` and skips one that dangles), keyed by what pairs it across two contracts.
  * @returns {Map<string, OperationEntry>}
  */
-export function operationsOf(/** @type {import("../json.js").Json} */ doc) {
+export function operationsByKey(/** @type {import("../json.js").Json} */ doc) {
   /** @type {Map<string, OperationEntry>} */
   const out = new Map();
-  for (const entry of contractOperations(doc, { webhooks: true })) {
+  for (const entry of operationsOf(doc, { webhooks: true })) {
     const id = entry.webhook
       ? `webhook ${entry.method} ${entry.path}`
       : `${entry.method} ${templateOf(entry.path)}`;
