@@ -3,6 +3,7 @@
 // for, its answers.
 import {
   type ContractOperation,
+  type ContractParameter,
   jsonPointer,
   loadSpec,
   type OpenApiDocument,
@@ -65,10 +66,9 @@ type RawOperation = {
   security?: Array<Record<string, string[]>>;
   responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }>;
 };
-type RawParameter = {
-  name: string;
-  in: string;
-  required?: boolean;
+
+/** A parameter as the server reads it: what the contract model resolves, with the schema it validates. */
+type RawParameter = ContractParameter & {
   explode?: boolean;
   schema: { type?: string; $ref?: string };
 };
@@ -136,7 +136,7 @@ function operationOf(
   const { method, path } = entry;
   const raw = entry.operation as RawOperation;
   const alternatives = (raw.security ?? spec.security ?? []) as Array<Record<string, string[]>>;
-  const parameters = entry.parameters as unknown as RawParameter[];
+  const parameters = entry.parameters as RawParameter[];
   const query = parameters
     .filter((p) => p.in === "query")
     .map((p) => ({
