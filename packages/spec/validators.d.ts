@@ -6,6 +6,6 @@ export type ValidatorKind = keyof typeof VALIDATOR_OPTIONS;
 
 /**
  * A new Ajv (JSON Schema 2020-12, with ajv-formats) made with `VALIDATOR_OPTIONS[kind]` and `overrides` on
- * top, without checking schemas against the meta-schema. Ajv is loaded on the first call.
+ * top, without checking schemas against the meta-schema.
  */
 export declare function createAjv(kind: ValidatorKind, overrides?: Options): Ajv2020;

@@ -1,22 +1,13 @@
 // The one way validators of this contract are made: Ajv's JSON Schema 2020-12 class with the formats of
-// ajv-formats and VALIDATOR_OPTIONS. A subpath of its own, so that importing `@workapi/spec` does not load Ajv;
-// and Ajv itself is loaded on the first createAjv, so that importing this file does not either (the contract
-// review loads it only when a finding has examples to check; the server only on its first validated request).
-import { createRequire } from "node:module";
-import { VALIDATOR_OPTIONS } from "./index.js";
+// ajv-formats and VALIDATOR_OPTIONS. A subpath of its own, so that importing `@workapi/spec` does not load Ajv:
+// the contract review loads this module only when a finding has examples to check, and the reference server's
+// command bundles it (scripts/bundle-cli.mjs of @workapi/server), Ajv included, as it bundled Ajv before.
+import { Ajv2020 } from "ajv/dist/2020.js";
+import formats from "ajv-formats";
+import { VALIDATOR_OPTIONS } from "./validator-options.js";
 
-const require = createRequire(import.meta.url);
-let modules;
-
-function ajvModules() {
-  if (!modules) {
-    // Both are CommonJS, so `require` loads them synchronously; ajv-formats's plugin is its `default` (or the
-    // module itself, as a bundler may leave it).
-    const formats = require("ajv-formats");
-    modules = { Ajv2020: require("ajv/dist/2020.js").Ajv2020, addFormats: formats.default ?? formats };
-  }
-  return modules;
-}
+// ajv-formats is CommonJS with its plugin as `default` (or the module itself, as a bundler may leave it).
+const addFormats = formats.default ?? formats;
 
 /**
  * A new Ajv (JSON Schema 2020-12, with ajv-formats) made with VALIDATOR_OPTIONS[kind] and `overrides` on top.
@@ -26,7 +17,6 @@ function ajvModules() {
 export function createAjv(kind, overrides = {}) {
   const options = VALIDATOR_OPTIONS[kind];
   if (!options) throw new Error(`no validator options named ${kind}`);
-  const { Ajv2020, addFormats } = ajvModules();
   const ajv = new Ajv2020({ ...options, ...overrides, validateSchema: false });
   addFormats(ajv);
   return ajv;

@@ -20,11 +20,24 @@ const external = [
   "pg",
   "ioredis",
   // packages read files of their own at run time (the contract, the docs page, the rate limiter's stores,
-  // which src/http/rate-limit.ts requires by path).
+  // which src/http/rate-limit.ts requires by path); @workapi/spec's validators read none, and are bundled
+  // (bundledValidators below).
   "@workapi/spec",
   "@workapi/docs",
   "@fastify/rate-limit/store/*",
 ];
+
+// @workapi/spec/validators, and Ajv with it, go into the bundle: Ajv is some 90 CommonJS files, which Node
+// resolved one by one on the first validated request (some 50 ms on a busy machine) when it was left beside it.
+// An external package's subpaths are external too, so the subpath is resolved here, to its file.
+const bundledValidators = {
+  name: "bundled-validators",
+  setup(build) {
+    build.onResolve({ filter: /^@workapi\/spec\/validators$/ }, () => ({
+      path: fileURLToPath(import.meta.resolve("@workapi/spec/validators")),
+    }));
+  },
+};
 
 const modules = join(root, "dist/cli.modules.js");
 writeFileSync(
@@ -46,6 +59,7 @@ await build({
   format: "esm",
   target: "node20",
   external,
+  plugins: [bundledValidators],
   // CommonJS dependencies inside an ES module bundle call require(): give them one.
   banner: {
     js: "import { createRequire as createRequireOfBundle } from 'node:module';\nconst require = createRequireOfBundle(import.meta.url);",

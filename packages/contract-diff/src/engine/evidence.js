@@ -4,7 +4,7 @@
 // reader would meet. Validation is Ajv as the reference server makes it (@workapi/spec/validators' createAjv:
 // `inputs` for requests, `outputs` for answers). An example its own side already refuses
 // shows nothing about the change and is skipped; a finding the examples cannot show has no evidence.
-import { createAjv } from "@workapi/spec/validators";
+import { createRequire } from "node:module";
 import { operationsByKey, templateOf } from "./operations/matching.js";
 import { child, isObject, resolve } from "./schema-view.js";
 
@@ -12,10 +12,24 @@ import { child, isObject, resolve } from "./schema-view.js";
 
 const ID = "https://contract-review.invalid/document.json";
 const MOST = 5;
-// createAjv loads Ajv when first called (on the first error-level finding with examples), not with the
-// module: a review without one (most runs) does not pay for loading it.
+// @workapi/spec/validators (and Ajv with it) is loaded on the first error-level finding with examples, not with
+// the module: a review without one (most runs) does not pay for loading it. It is an ES module without
+// top-level await, which `require` loads synchronously (Node 20.19 and later), as attachEvidence runs.
+const require = createRequire(import.meta.url);
+/** @type {typeof import("@workapi/spec/validators").createAjv | undefined} */
+let loadedCreateAjv;
+const createAjv = (
+  /** @type {"inputs" | "outputs"} */ kind,
+  /** @type {{ allErrors?: boolean }} */ overrides,
+) => {
+  loadedCreateAjv ??= /** @type {typeof import("@workapi/spec/validators")} */ (
+    require("@workapi/spec/validators")
+  ).createAjv;
+  return loadedCreateAjv(kind, overrides);
+};
 /**
- * @typedef {ReturnType<typeof createAjv>} Ajv Ajv's types come through @workapi/spec, which makes the instances
+ * @typedef {ReturnType<typeof import("@workapi/spec/validators").createAjv>} Ajv Ajv's types come through
+ *   @workapi/spec, which makes the instances
  * @typedef {ReturnType<Ajv["compile"]>} Validate
  * @typedef {NonNullable<Validate["errors"]>[number]} AjvError
  * @typedef {(document: import("./json.js").Json, kind: "inputs" | "outputs", pointer: string, all?: boolean)
