@@ -2,8 +2,7 @@
 // server in production mode, a bare Fastify app answering the byte-identical responses (the limit), and Prism
 // mocking the contract (a server that stores nothing); drives each with autocannon (same connections and
 // duration, several repetitions run interleaved so a busy machine's drift hits every peer alike, medians) and
-// prints one table of figures, peer figures, ratios and goals, plus a JSON file.
-//
+// prints one table of figures, peer figures, ratios and goals, plus a JSON file and bench/RESULTS.md.
 //   pnpm bench [--quick] [--json file] [--connections n] [--duration s] [--repetitions n] [--works n]
 //              [--profile] [--no-build]
 //

@@ -162,6 +162,22 @@ function yamlDocument(text) {
 }
 
 /**
+ * A file's parsed text, from `parsedValues` when a text with its hash was parsed before (a copy: the caller
+ * rewrites its `$ref`s).
+ * @param {SpecFile} file @returns {Parsed}
+ */
+function parseOnce(file) {
+  const known = parsedValues.get(file.hash);
+  if (known !== undefined) return { value: structuredClone(known) };
+  const parsed = parse(file.text, file.display);
+  // A bound, for a process that reviews many contracts (a server using the API): a review's own files are a
+  // few hundred.
+  if (parsedValues.size >= 4096) parsedValues.clear();
+  parsedValues.set(file.hash, structuredClone(parsed.value));
+  return parsed;
+}
+
+/**
  * The line index of a file, built on first use: from the document its value was parsed from, else (a JSON
  * file, or one never parsed) from its text.
  * @param {SpecFile} file
@@ -233,15 +249,7 @@ async function load(entry, reader, label) {
   /** Parses a file now: its value, and its refs read from that value. @param {SpecFile} file */
   const parseFile = (file) => {
     if (file.parsed) return;
-    const known = parsedValues.get(file.hash);
-    const parsed = known ? { value: structuredClone(known) } : parse(file.text, file.display);
-    if (!known) {
-      // A bound, for a process that reviews many contracts (a server using the API): a review's own files
-      // are a few hundred.
-      if (parsedValues.size >= 4096) parsedValues.clear();
-      parsedValues.set(file.hash, structuredClone(parsed.value));
-    }
-    Object.assign(file, parsed, { parsed: true });
+    Object.assign(file, parseOnce(file), { parsed: true });
     file.refs = collectRefs(file.value, []).map(
       (/** @type {import("../engine/json.js").Json} */ holder) => holder.$ref,
     );
