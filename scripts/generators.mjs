@@ -6,12 +6,13 @@
 //   - generate({ root, work, inputs }): answers (or resolves to) { files, value }, `files` being
 //     { path: contents } for exactly its outputs and `value` what the generators that name it receive in
 //     `inputs`. `root` is the repository, `work` a temporary folder removed after the run.
+
+import { clientGenerator } from "../packages/client/scripts/generate.mjs";
 import { ruleIndexGenerator } from "../packages/contract-diff/scripts/rule-index.mjs";
-import { bundleGenerator } from "./generate-bundle.mjs";
-import { clientGenerator } from "./generate-client.mjs";
-import { docsGenerator } from "./generate-docs.mjs";
-import { serverGenerator } from "./generate-server.mjs";
-import { typesGenerator } from "./generate-types.mjs";
+import { docsGenerator } from "../packages/docs/src/render/generate.mjs";
+import { serverGenerator } from "../packages/server/scripts/generate.mjs";
+import { bundleGenerator } from "../packages/spec/scripts/generate.mjs";
+import { typesGenerator } from "../packages/types/scripts/generate.mjs";
 
 export const generators = [
   bundleGenerator,

@@ -7,7 +7,7 @@ import {
   clientTables,
   errorTypesByStatus,
   generateClient,
-} from "../../../scripts/generate-client.mjs";
+} from "../scripts/generate.mjs";
 
 type Op = Record<string, unknown>;
 const read = (name: string, extra: Op = {}): Op => ({

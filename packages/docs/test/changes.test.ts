@@ -7,11 +7,11 @@ import { fileURLToPath } from "node:url";
 import { loadSpec } from "@workapi/spec";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a script of the repository, plain JavaScript without declarations
-import { nextVersion, oneLine, operationHistory, releasedChanges } from "../../../scripts/docs-changes.mjs";
+import { nextVersion, oneLine, operationHistory, releasedChanges } from "../src/render/docs-changes.mjs";
 // @ts-expect-error: a script of the repository, plain JavaScript without declarations
-import { historyHtml } from "../../../scripts/docs-html.mjs";
+import { historyHtml } from "../src/render/docs-html.mjs";
 // @ts-expect-error: a script of the repository, plain JavaScript without declarations
-import { renderDocs } from "../../../scripts/generate-docs.mjs";
+import { renderDocs } from "../src/render/generate.mjs";
 
 const root = mkdtempSync(join(tmpdir(), "workapi-docs-changes-"));
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));

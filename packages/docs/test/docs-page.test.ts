@@ -7,11 +7,11 @@ import { fileURLToPath } from "node:url";
 import { loadSpec } from "@workapi/spec";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a script of the repository, plain JavaScript without declarations
-import { changelog, scopeLine } from "../../../scripts/docs-page.mjs";
+import { changelog, scopeLine } from "../src/render/docs-page.mjs";
 // @ts-expect-error: a script of the repository, plain JavaScript without declarations
-import { deprecatedBadge } from "../../../scripts/docs-schema-html.mjs";
+import { deprecatedBadge } from "../src/render/docs-schema-html.mjs";
 // @ts-expect-error: a script of the repository, plain JavaScript without declarations
-import { renderDocs } from "../../../scripts/generate-docs.mjs";
+import { renderDocs } from "../src/render/generate.mjs";
 
 const root = mkdtempSync(join(tmpdir(), "workapi-docs-page-"));
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { runInNewContext } from "node:vm";
 
-const dir = new URL("../../../scripts/docs-console/", import.meta.url);
+const dir = new URL("../src/console/", import.meta.url);
 
 /** Runs the parts `files` in one context and answers the value of `expression` there. */
 export function fromPageScript<T>(files: string[], expression: string): T {

@@ -9,9 +9,9 @@ import { loadSpec } from "@workapi/spec";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserAvailable, chromiumArgs, chromiumPath } from "../../../scripts/chromium.mjs";
-// @ts-expect-error: a script of the repository, plain JavaScript without declarations
-import { renderDocs } from "../../../scripts/generate-docs.mjs";
 import { docsPath } from "../index.js";
+// @ts-expect-error: a script of the repository, plain JavaScript without declarations
+import { renderDocs } from "../src/render/generate.mjs";
 
 const hasChromium = browserAvailable("the docs sandbox button test");
 const root = fileURLToPath(new URL("../../../", import.meta.url));

@@ -19,7 +19,7 @@ import { promisify } from "node:util";
 import { HTTP_METHODS, loadSpec } from "@workapi/spec";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sampleIds } from "../../../scripts/code-samples.mjs";
+import { sampleIds } from "../../spec/scripts/code-samples.mjs";
 import { seed } from "../src/seed/index.js";
 import { databases, startTestServer, type TestServer } from "./harness.js";
 

@@ -11,7 +11,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 // Imported by path: the repository root does not depend on the workspace packages.
-import { HTTP_METHODS } from "../packages/spec/index.js";
+import { HTTP_METHODS } from "@workapi/spec";
 
 /** `a`, `a or b`, `a, b or c`. */
 function alternatives(items) {

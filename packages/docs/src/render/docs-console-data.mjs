@@ -2,8 +2,8 @@
 // JSON (scripts/generate-docs.mjs): for the console, every operation's parameters, body and answers with their
 // schemas (the components' schemas once, lightened: no descriptions or examples, which the page's HTML shows);
 // for the search, an index of operations, parameters, schema fields, error types and description text.
-import { camelCase, deref } from "../packages/spec/index.js";
-import { bodyOf, parameterExample } from "./code-samples.mjs";
+import { camelCase, deref } from "@workapi/spec";
+import { bodyOf, parameterExample } from "../../../spec/scripts/code-samples.mjs";
 import { schemaAnchor, schemaName } from "./docs-schema-html.mjs";
 
 /** Keywords the console does not use: prose, examples and extensions (the HTML carries the prose). */

@@ -12,8 +12,8 @@
 // and type (checked here); both twins answer alike, so the facade's types are the POST form's. The generator
 // fails, naming the operation, when the contract breaks what the client relies on.
 
-import { camelCase, HTTP_METHODS, resolveRef } from "../packages/spec/index.js";
-import { GENERATED_NOTICE } from "./generated-notice.mjs";
+import { camelCase, HTTP_METHODS, resolveRef } from "@workapi/spec";
+import { GENERATED_NOTICE } from "../../../scripts/generated-notice.mjs";
 
 export const CLIENT_OPERATIONS_FILE = "packages/client/src/generated/operations.ts";
 export const CLIENT_ERRORS_FILE = "packages/client/src/generated/errors.ts";

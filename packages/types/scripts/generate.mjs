@@ -1,6 +1,6 @@
 // The types generator: packages/types/src/schema.d.ts, openapi-typescript's types of the bundled contract.
 import openapiTS, { astToString } from "openapi-typescript";
-import { GENERATED_NOTICE } from "./generated-notice.mjs";
+import { GENERATED_NOTICE } from "../../../scripts/generated-notice.mjs";
 
 const TYPES_FILE = "packages/types/src/schema.d.ts";
 

@@ -6,17 +6,17 @@
 // from the contract, the search over its index, the sandbox button. It loads nothing from any other host.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { HTTP_METHODS } from "../packages/spec/index.js";
+import { HTTP_METHODS } from "@workapi/spec";
+import { GENERATED_NOTICE } from "../../../../scripts/generated-notice.mjs";
 import { operationHistory } from "./docs-changes.mjs";
 import { consoleData, searchIndex } from "./docs-console-data.mjs";
 import { operationAnchor, pageBody } from "./docs-html.mjs";
 import { docsDocument } from "./docs-page.mjs";
 import { escapeHtml } from "./docs-schema-html.mjs";
-import { GENERATED_NOTICE } from "./generated-notice.mjs";
 
 const DOCS_FILE = "packages/docs/index.html";
 const FAVICON_FILE = "packages/docs/favicon.svg";
-const SCRIPT_DIR = join("scripts", "docs-console");
+const SCRIPT_DIR = join("packages", "docs", "src", "console");
 /** The page's script, in the order its parts run (each a block of one script: names stay in their part). */
 const SCRIPT_PARTS = [
   "validate.js",

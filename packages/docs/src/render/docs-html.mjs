@@ -3,8 +3,9 @@
 // samples' variables and the changelog), one part per operation (its method and path, what changed in it, its
 // scopes and description, parameters, body, answers and code samples) and one part per named schema. The
 // page's script (scripts/docs-console/) then adds the console, the search and the sandbox button.
-import { operationAnchor as anchorOf } from "../packages/docs/index.js";
-import { deref } from "../packages/spec/index.js";
+
+import { deref } from "@workapi/spec";
+import { operationAnchor as anchorOf } from "../../index.js";
 import { errorTypes } from "./docs-console-data.mjs";
 import {
   deprecatedBadge,

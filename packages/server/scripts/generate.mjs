@@ -2,8 +2,8 @@
 // families the server keeps in tables of their own (dev users, access tokens), from the contract's
 // x-record-families. The store makes their ids from these and reads nothing above it to know them; the
 // families it keeps as records are named by the operations that make them (src/core/record-families.ts).
-import { recordFamilies } from "../packages/spec/index.js";
-import { GENERATED_NOTICE } from "./generated-notice.mjs";
+import { recordFamilies } from "@workapi/spec";
+import { GENERATED_NOTICE } from "../../../scripts/generated-notice.mjs";
 
 export const SERVER_RECORD_IDS_FILE = "packages/server/src/store/record-ids.ts";
 

@@ -9,7 +9,7 @@
 // and the contract's record families describe them all; the docs page explains them and the server's tests set
 // them from a seeded server.
 // Imported by path: the repository root does not depend on the workspace packages.
-import { camelCase, deref, HTTP_METHODS, recordFamilies } from "../packages/spec/index.js";
+import { camelCase, deref, HTTP_METHODS, recordFamilies } from "../index.js";
 
 /** The variables the curl samples read besides the record ids, with what a reader sets them to. */
 export const SAMPLE_VARIABLES = {
