@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 // Imported by path: the repository root does not depend on the workspace packages.
-import { changelog, diffSpecs, fromDocument, loadSpec } from "../../packages/contract-diff/src/index.js";
+import { changelog, diffSpecs, fromDocument, loadSpec } from "@workapi/contract-diff";
 
 const HEADER = `# Contract changes
 

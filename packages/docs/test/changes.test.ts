@@ -1,4 +1,4 @@
-// What changed in each operation (scripts/docs-changes.mjs): read from the released versions' contract changes
+// What changed in each operation (src/render/docs-changes.mjs): read from the released versions' contract changes
 // and from the pending changesets that bump @workapi/spec, the next version's number included.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

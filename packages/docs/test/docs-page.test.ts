@@ -1,5 +1,5 @@
-// What scripts/docs-page.mjs adds to the page: the changelog (each released version's contract changes) and the
-// one-line scopes of an operation; and how the page shows what the contract deprecates (scripts/docs-html.mjs).
+// What src/render/docs-page.mjs adds to the page: the changelog (each released version's contract changes) and the
+// one-line scopes of an operation; and how the page shows what the contract deprecates (src/render/docs-html.mjs).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

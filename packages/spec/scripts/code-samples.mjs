@@ -1,5 +1,5 @@
 // Writes `x-codeSamples` into every operation of the bundled contract: a curl command and a TypeScript call
-// with @workapi/client, built from the operation's examples. The bundle generator (scripts/generate-bundle.mjs)
+// with @workapi/client, built from the operation's examples. The bundle generator (scripts/generate.mjs)
 // runs it on the bundle before the bundle is written, so the spec packages, the types and the docs all carry
 // the samples.
 //

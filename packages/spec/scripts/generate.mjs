@@ -5,8 +5,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { stringify as toYaml } from "yaml";
-import { GENERATED_NOTICE } from "../../../scripts/generated-notice.mjs";
 import { addCodeSamples } from "./code-samples.mjs";
+import { GENERATED_NOTICE } from "./generated-notice.mjs";
 import { runRedocly } from "./redocly.mjs";
 
 const JSON_FILE = "packages/spec/openapi.json";

@@ -1,13 +1,13 @@
 // The docs generator: packages/docs/index.html, one self-contained page rendered here, from the bundled
-// contract, into plain HTML (scripts/docs-html.mjs: every operation and schema readable before any script
-// runs), with what changed in each operation (scripts/docs-changes.mjs), the reader's copy of the descriptions
-// (scripts/docs-page.mjs: the scope line, the code samples' variables, the changelog), a favicon
-// (packages/docs/favicon.svg), and the page's one script and style (scripts/docs-console/): the console built
+// contract, into plain HTML (docs-html.mjs: every operation and schema readable before any script
+// runs), with what changed in each operation (docs-changes.mjs), the reader's copy of the descriptions
+// (docs-page.mjs: the scope line, the code samples' variables, the changelog), a favicon
+// (packages/docs/favicon.svg), and the page's one script and style (src/console/): the console built
 // from the contract, the search over its index, the sandbox button. It loads nothing from any other host.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HTTP_METHODS } from "@workapi/spec";
-import { GENERATED_NOTICE } from "../../../../scripts/generated-notice.mjs";
+import { GENERATED_NOTICE } from "@workapi/spec/generated-notice";
 import { operationHistory } from "./docs-changes.mjs";
 import { consoleData, searchIndex } from "./docs-console-data.mjs";
 import { operationAnchor, pageBody } from "./docs-html.mjs";
