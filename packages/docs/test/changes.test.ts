@@ -120,11 +120,11 @@ describe("what the page shows of it", () => {
 });
 
 describe("a deprecated operation on the page", () => {
-  it("carries the badge with its sunset date, and its sidebar entry is struck through", () => {
+  it("carries the badge with its sunset date, and its sidebar entry is struck through", async () => {
     const doc = loadSpec();
     const item = doc.paths["/tags.list"] as unknown as { get: Record<string, unknown> };
     Object.assign(item.get, { deprecated: true, "x-sunset": "2027-03-31" });
-    const html: string = renderDocs(repoRoot, doc, []);
+    const html: string = await renderDocs(repoRoot, doc, []);
     const start = html.indexOf('id="tag/tags/operation/tags-list"');
     const part = html.slice(start, html.indexOf("</section>", start));
     expect(part).toContain('<span class="badge deprecated">Deprecated: sunset 2027-03-31</span>');

@@ -93,7 +93,7 @@ describe("what the contract deprecates, on the page", () => {
     expect(deprecatedBadge(undefined)).toBe('<span class="badge deprecated">Deprecated</span>');
   });
 
-  it("badges a deprecated operation and parameter with their sunset dates, and nothing that only has a date", () => {
+  it("badges a deprecated operation and parameter with their sunset dates, and nothing that only has a date", async () => {
     const doc = loadSpec();
     const list = (doc.paths["/tags.list"] as unknown as { get: Record<string, unknown> }).get;
     const parameters = structuredClone(list.parameters) as Record<string, unknown>[];
@@ -105,7 +105,7 @@ describe("what the contract deprecates, on the page", () => {
     const create = (doc.paths["/tags.create"] as unknown as { post: Record<string, unknown> }).post;
     Object.assign(create, { "x-sunset": "2027-06-30" });
 
-    const html: string = renderDocs(repoRoot, doc, []);
+    const html: string = await renderDocs(repoRoot, doc, []);
     const start = html.indexOf('id="tag/tags/operation/tags-list"');
     const part = html.slice(start, html.indexOf("</section>", start));
     expect(part).toContain('<span class="badge deprecated">Deprecated: sunset 2027-06-30</span>');

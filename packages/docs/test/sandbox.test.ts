@@ -93,8 +93,8 @@ describe.skipIf(!hasChromium)("the console's sandbox button", () => {
   let origin: string;
   const calls: Array<{ path: string; authorization?: string; body: string }> = [];
   beforeAll(async () => {
-    const html = renderDocs(root, withSandboxes(), []);
-    const without = renderDocs(root, withoutSandboxes(), []);
+    const html = await renderDocs(root, withSandboxes(), []);
+    const without = await renderDocs(root, withoutSandboxes(), []);
     server = createServer(async (request, response) => {
       const path = new URL(request.url ?? "/", "http://x").pathname;
       calls.push({ path, authorization: request.headers.authorization, body: await read(request) });

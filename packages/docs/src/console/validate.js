@@ -1,4 +1,4 @@
-// The console's JSON Schema check (part of the docs page's script, scripts/generate-docs.mjs): a request is
+// The console's JSON Schema check (part of the docs page's script, bundled by src/render/page-script.mjs): a request is
 // checked before it is sent, and an answer against the contract's schema for its status. Hand-written rather
 // than Ajv's standalone output: compiled code for every operation's request and answer schemas weighs more than
 // the whole page may, and the console wants each error located at its field (a path of keys) to show it there.
@@ -7,14 +7,12 @@
 // unevaluatedProperties (the properties named by the schema and the parts it applies count as evaluated),
 // minProperties, items, minItems, maxItems, uniqueItems, minLength, maxLength, pattern, minimum, maximum,
 // exclusiveMinimum, exclusiveMaximum, and the `date-time` format. Other keywords are ignored.
-const checker = {
-  /** The errors of `value` against `schema`, each { path: [keys], message }; [] when it matches. */
-  validate(schema, value, schemas) {
-    const errors = [];
-    checkValue(schema, value, [], errors, schemas);
-    return errors;
-  },
-};
+/** The errors of `value` against `schema`, each { path: [keys], message }; [] when it matches. */
+export function validate(schema, value, schemas) {
+  const errors = [];
+  checkValue(schema, value, [], errors, schemas);
+  return errors;
+}
 
 function typeOf(value) {
   if (value === null) return "null";
@@ -55,7 +53,7 @@ function checkAlternatives(schema, value, path, errors, schemas) {
   for (const part of schema.allOf ?? []) checkValue(part, value, path, errors, schemas);
   for (const key of ["anyOf", "oneOf"]) {
     if (!Array.isArray(schema[key])) continue;
-    const results = schema[key].map((part) => checker.validate(part, value, schemas));
+    const results = schema[key].map((part) => validate(part, value, schemas));
     const passing = results.filter((result) => result.length === 0).length;
     if (key === "anyOf" ? passing > 0 : passing === 1) continue;
     if (passing > 1) {
@@ -67,7 +65,7 @@ function checkAlternatives(schema, value, path, errors, schemas) {
     errors.push(...closest);
   }
   if (schema.if) {
-    const holds = checker.validate(schema.if, value, schemas).length === 0;
+    const holds = validate(schema.if, value, schemas).length === 0;
     const branch = holds ? schema.then : schema.else;
     if (branch) checkValue(branch, value, path, errors, schemas);
   }

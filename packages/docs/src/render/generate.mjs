@@ -13,20 +13,11 @@ import { consoleData, searchIndex } from "./docs-console-data.mjs";
 import { operationAnchor, pageBody } from "./docs-html.mjs";
 import { docsDocument } from "./docs-page.mjs";
 import { escapeHtml } from "./docs-schema-html.mjs";
+import { pageScript } from "./page-script.mjs";
 
 const DOCS_FILE = "packages/docs/index.html";
 const FAVICON_FILE = "packages/docs/favicon.svg";
-const SCRIPT_DIR = join("packages", "docs", "src", "console");
-/** The page's script, in the order its parts run (each a block of one script: names stay in their part). */
-const SCRIPT_PARTS = [
-  "validate.js",
-  "samples.js",
-  "form.js",
-  "console.js",
-  "console-open.js",
-  "search.js",
-  "nav.js",
-];
+const CONSOLE_DIR = join("packages", "docs", "src", "console");
 
 /** JSON safe inside a script element: no `<` can close it. */
 export const scriptJson = (value) => JSON.stringify(value).replaceAll("<", "\\u003c");
@@ -38,22 +29,14 @@ export function operationsOf(doc) {
   );
 }
 
-/** The page's script: its parts, each in a block, the whole strict. */
-export function pageScript(root) {
-  const parts = SCRIPT_PARTS.map((file) => readFileSync(join(root, SCRIPT_DIR, file), "utf8").trim());
-  const script = `"use strict";\n${parts.join("\n")}`;
-  if (/<\/script/i.test(script)) throw new Error("the page's script would close its script element");
-  return script;
-}
-
 /** The page for the bundled contract `doc`, with the code samples' `variables`. */
-export function renderDocs(root, doc, variables) {
+export async function renderDocs(root, doc, variables) {
   const definition = docsDocument(doc, { root, variables });
   const operations = operationsOf(doc);
   const copies = operationsOf(definition).map(({ raw }) => raw);
   const history = operationHistory(root, doc, operations);
   const favicon = readFileSync(join(root, FAVICON_FILE), "utf8").trim();
-  const css = readFileSync(join(root, SCRIPT_DIR, "page.css"), "utf8").trim();
+  const css = readFileSync(join(root, CONSOLE_DIR, "page.css"), "utf8").trim();
   const data = {
     ...consoleData(doc, operations),
     search: searchIndex(doc, operations, operationAnchor),
@@ -61,6 +44,7 @@ export function renderDocs(root, doc, variables) {
       operations.map((operation) => [operation.raw.operationId, operationAnchor(operation)]),
     ),
   };
+  const script = await pageScript();
   const { title, version } = doc.info;
   return [
     `<!-- ${GENERATED_NOTICE} -->`,
@@ -80,7 +64,7 @@ export function renderDocs(root, doc, variables) {
     "</header>",
     pageBody({ doc, definition, operations, copies, history }),
     `<script type="application/json" id="docs-data">${scriptJson(data)}</script>`,
-    `<script>${pageScript(root)}</script>`,
+    `<script>${script}</script>`,
     "</body>",
     "</html>",
     "",
@@ -91,8 +75,8 @@ export const docsGenerator = {
   name: "docs",
   inputs: ["bundle"],
   outputs: [DOCS_FILE],
-  generate({ root, inputs }) {
+  async generate({ root, inputs }) {
     const { doc, sampleVariables } = inputs.bundle;
-    return { files: { [DOCS_FILE]: renderDocs(root, doc, sampleVariables) } };
+    return { files: { [DOCS_FILE]: await renderDocs(root, doc, sampleVariables) } };
   },
 };
