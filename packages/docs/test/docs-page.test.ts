@@ -6,11 +6,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadSpec } from "@workapi/spec";
 import { afterAll, describe, expect, it } from "vitest";
-// @ts-expect-error: a script of the repository, plain JavaScript without declarations
+// @ts-expect-error: a module of the docs generator, plain JavaScript without declarations
 import { changelog, scopeLine } from "../src/render/docs-page.mjs";
-// @ts-expect-error: a script of the repository, plain JavaScript without declarations
+// @ts-expect-error: a module of the docs generator, plain JavaScript without declarations
 import { deprecatedBadge } from "../src/render/docs-schema-html.mjs";
-// @ts-expect-error: a script of the repository, plain JavaScript without declarations
+// @ts-expect-error: a module of the docs generator, plain JavaScript without declarations
 import { renderDocs } from "../src/render/generate.mjs";
 
 const root = mkdtempSync(join(tmpdir(), "workapi-docs-page-"));

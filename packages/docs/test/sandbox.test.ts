@@ -10,7 +10,7 @@ import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserAvailable, chromiumArgs, chromiumPath } from "../../../scripts/chromium.mjs";
 import { docsPath } from "../index.js";
-// @ts-expect-error: a script of the repository, plain JavaScript without declarations
+// @ts-expect-error: a module of the docs generator, plain JavaScript without declarations
 import { renderDocs } from "../src/render/generate.mjs";
 
 const hasChromium = browserAvailable("the docs sandbox button test");

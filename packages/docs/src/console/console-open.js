@@ -56,8 +56,8 @@ async function send(operation, checked, view, settings, schemas) {
 }
 
 /** The samples of what would be sent now (what does not parse yet is left out). */
-function refreshSamples(operation, editors, settings, schemas, boxes) {
-  const { params, body } = consoles.request(operation, editors, schemas);
+function refreshSamples(operation, editors, settings, boxes) {
+  const { params, body } = consoles.request(operation, editors);
   const base = settings.base.value || "http://localhost:8080";
   boxes.curl.textContent = samples.curl(operation, base, samples.queryPairs(operation, params), body);
   boxes.typescript.textContent = samples.typescript(operation, base, { ...params, ...(body ?? {}) });
@@ -107,7 +107,7 @@ function build(operation, data) {
     view.node,
     live,
   ]);
-  const refresh = () => refreshSamples(operation, editors, shared, schemas, boxes);
+  const refresh = () => refreshSamples(operation, editors, shared, boxes);
   form.addEventListener("input", refresh);
   form.addEventListener("change", refresh);
   form.addEventListener("click", (event) => {
@@ -115,7 +115,7 @@ function build(operation, data) {
   });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    const checked = consoles.request(operation, editors, schemas);
+    const checked = consoles.request(operation, editors);
     const paramsLeft = editors.params
       ? forms.showErrors(editors.params.node, checked.errors.params)
       : checked.errors.params;

@@ -6,8 +6,9 @@
 // The curl and TypeScript samples beside it follow what is typed. The token stays in sessionStorage (this tab
 // only). Where the contract has `sandboxes.create`, one button makes a seeded sandbox and fills in its token.
 
+import { validate } from "./answer-check.js";
 import * as forms from "./form.js";
-import { validate } from "./validate.js";
+import { bodyProblems, queryProblems } from "./request-check.js";
 
 const { element } = forms;
 const stored = (key) => sessionStorage.getItem(`workapi.docs.${key}`) ?? "";
@@ -166,21 +167,20 @@ export function contractCheck(operation, status, text, schemas) {
 }
 
 /** What the console would send now: { params, body } or { errors }, checked against the contract. */
-export function request(operation, editors, schemas) {
+export function request(operation, editors) {
   const errors = { params: [], body: [] };
   let params = {};
   let body;
   try {
     params = editors.params ? editors.params.control.read() : {};
-    errors.params = validate(paramsSchema(operation), params, schemas);
+    errors.params = queryProblems(operation, params);
   } catch (error) {
     errors.params = [{ path: error.path ?? [], message: error.message }];
   }
   if (editors.body) {
     try {
       body = editors.body.read();
-      if (body !== undefined || operation.body.required)
-        errors.body = validate(operation.body.schema, body, schemas);
+      if (body !== undefined || operation.body.required) errors.body = bodyProblems(operation, body);
     } catch (error) {
       errors.body = [{ path: error.path ?? [], message: error.message }];
     }

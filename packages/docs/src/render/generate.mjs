@@ -14,6 +14,7 @@ import { operationAnchor, pageBody } from "./docs-html.mjs";
 import { docsDocument } from "./docs-page.mjs";
 import { escapeHtml } from "./docs-schema-html.mjs";
 import { pageScript } from "./page-script.mjs";
+import { requestValidatorModules } from "./request-validators.mjs";
 
 const DOCS_FILE = "packages/docs/index.html";
 const FAVICON_FILE = "packages/docs/favicon.svg";
@@ -44,7 +45,7 @@ export async function renderDocs(root, doc, variables) {
       operations.map((operation) => [operation.raw.operationId, operationAnchor(operation)]),
     ),
   };
-  const script = await pageScript();
+  const script = await pageScript(requestValidatorModules(doc));
   const { title, version } = doc.info;
   return [
     `<!-- ${GENERATED_NOTICE} -->`,

@@ -8,7 +8,7 @@ import { build } from "esbuild";
 const CONSOLE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..", "console");
 
 /** An esbuild plugin that answers each name of `modules` (name -> CommonJS or ES module source) with its source. */
-function generatedModules(modules) {
+export function generatedModules(modules) {
   const names = Object.keys(modules);
   return {
     name: "generated-modules",

@@ -1,7 +1,8 @@
-// The console's JSON Schema check (part of the docs page's script, bundled by src/render/page-script.mjs): a request is
-// checked before it is sent, and an answer against the contract's schema for its status. Hand-written rather
-// than Ajv's standalone output: compiled code for every operation's request and answer schemas weighs more than
-// the whole page may, and the console wants each error located at its field (a path of keys) to show it there.
+// The console's check of an answer against the contract's schema for its status (part of the docs page's
+// script). Requests are checked with the server's own Ajv validators (request-check.js); answers are not, since
+// Ajv's standalone code for the 1,000-odd answer schemas weighs some 3 MB minified, more than the whole page may.
+// The answers' check only tells the reader whether another server answers as the contract says, and lists every
+// mismatch at its field (a path of keys), which this small validator does.
 // It covers the keywords the contract uses, with JSON Schema 2020-12's meaning: $ref (to components/schemas),
 // allOf, anyOf, oneOf, if/then/else, type, enum, const, properties, required, additionalProperties,
 // unevaluatedProperties (the properties named by the schema and the parts it applies count as evaluated),

@@ -1,10 +1,10 @@
 // The console checks an answer against the contract's schema for its status with the page's own small
-// validator (src/console/validate.js). Its verdicts on the contract's own schemas and examples, located at their
+// validator (src/console/answer-check.js). Its verdicts on the contract's own schemas and examples, located at their
 // fields.
 import { loadSpec } from "@workapi/spec";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a module of the page's script, plain browser JavaScript without declarations
-import * as answerCheck from "../src/console/validate.js";
+import * as answerCheck from "../src/console/answer-check.js";
 
 type Problem = { path: Array<string | number>; message: string };
 const checker = answerCheck as {
