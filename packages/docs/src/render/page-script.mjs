@@ -38,6 +38,8 @@ export async function pageScript(modules = {}) {
     minify: true,
     legalComments: "none",
     charset: "utf8",
+    // The modules were strict; bundled into a classic script they stay so only by saying it.
+    banner: { js: '"use strict";' },
     logLevel: "silent",
     plugins: [generatedModules(modules)],
   });
