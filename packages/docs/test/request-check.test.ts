@@ -1,7 +1,8 @@
 // The console checks a request before sending it with Ajv's standalone code, compiled when the page is made
 // with the reference server's options (src/render/request-validators.mjs). Its verdicts are those of a
 // validator made as the server makes its own (packages/server/src/core/contract.ts), on every example of
-// the contract and on values made wrong from them, and its one problem is put at a field.
+// the contract and on values made wrong from them; its one problem is put at a field; and the console's
+// request(), as the page bundles it, passes every operation's prefilled console.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +25,17 @@ const SPEC_ID = "https://workapi.invalid/openapi.json";
 const work = mkdtempSync(join(tmpdir(), "workapi-request-check-"));
 let bodyProblems: Check;
 let queryProblems: Check;
+type Editors = { params?: { control: { read(): unknown } }; body?: { read(): unknown } };
+type Request = (
+  operation: ConsoleOperation,
+  editors: Editors,
+) => { params: unknown; body: unknown; errors: { params: Problem[]; body: Problem[] } };
+type ConsoleOperation = {
+  id: string;
+  params: Array<{ name: string; example?: unknown }>;
+  body?: { type: string; required: boolean; example?: unknown };
+};
+let request: Request;
 
 type Media = { example?: unknown; examples?: Record<string, unknown> };
 const mediaOf = (requestBody: unknown) =>
@@ -55,8 +67,14 @@ function variants(example: Record<string, unknown>): unknown[] {
 }
 
 beforeAll(async () => {
+  // The console's modules as the page bundles them, with the validators generated from the contract; the
+  // console reads the page's address when it loads, which Node has none of.
+  Object.assign(globalThis, { location: { protocol: "file:", pathname: "/index.html" } });
   const { outputFiles } = await build({
-    entryPoints: [new URL("../src/console/request-check.js", import.meta.url).pathname],
+    stdin: {
+      contents: 'export * from "./request-check.js";\nexport { request } from "./console.js";\n',
+      resolveDir: new URL("../src/console/", import.meta.url).pathname,
+    },
     bundle: true,
     write: false,
     format: "esm",
@@ -66,7 +84,7 @@ beforeAll(async () => {
   });
   const file = join(work, "request-check.mjs");
   writeFileSync(file, outputFiles[0]?.text ?? "");
-  ({ bodyProblems, queryProblems } = await import(pathToFileURL(file).href));
+  ({ bodyProblems, queryProblems, request } = await import(pathToFileURL(file).href));
 }, 60_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -156,5 +174,29 @@ describe("the console's request check", () => {
     const params = { limit: "5" };
     expect(queryProblems({ id: "works-list" }, params)).toEqual([]);
     expect(params).toEqual({ limit: "5" });
+  });
+
+  it("passes every operation's console as prefilled, and refuses a body the server would refuse", async () => {
+    const { readDocsHtml } = await import("../index.js");
+    const data = JSON.parse(
+      readDocsHtml().match(/<script type="application\/json" id="docs-data">(.*?)<\/script>/s)?.[1] ?? "{}",
+    ) as { operations: ConsoleOperation[] };
+    const refused: unknown[] = [];
+    for (const operation of data.operations) {
+      const params = Object.fromEntries(
+        operation.params.filter((p) => p.example !== undefined).map((p) => [p.name, p.example]),
+      );
+      const editors: Editors = { params: { control: { read: () => params } } };
+      if (operation.body?.type === "application/json") editors.body = { read: () => operation.body?.example };
+      const { errors } = request(operation, editors);
+      if (errors.params.length || errors.body.length) refused.push([operation.id, errors]);
+    }
+    expect(data.operations.length).toBeGreaterThan(90);
+    expect(refused).toEqual([]);
+    const create = data.operations.find((operation) => operation.id === "works-create");
+    if (!create) throw new Error("the page has no works.create console");
+    const example = create.body?.example as Record<string, unknown>;
+    const { errors } = request(create, { body: { read: () => ({ ...example, title: "" }) } });
+    expect(errors).toEqual({ params: [], body: [{ path: ["title"], message: "must not be empty" }] });
   });
 });
