@@ -1,17 +1,20 @@
 // Every generated file (derived from the contract in spec/, or from the contract differ's rule modules), one
-// generator per output, in the order scripts/generate.mjs runs them. A generator is { name, inputs, outputs, generate }:
+// generator per output, in the order scripts/generate.mjs runs them. Each package makes what it ships: its
+// generator lives in the package and is exported as `<package>/generator` (a subpath left out of what is
+// published, see each package.json's publishConfig), so this list only names them. A generator is
+// { name, inputs, outputs, generate }:
 //   - name: how `pnpm drift` names it when its files are stale;
 //   - inputs: the names of earlier generators whose value it reads;
 //   - outputs: the files it writes, relative to the repository;
 //   - generate({ root, work, inputs }): answers (or resolves to) { files, value }, `files` being
 //     { path: contents } for exactly its outputs and `value` what the generators that name it receive in
 //     `inputs`. `root` is the repository, `work` a temporary folder removed after the run.
-import { ruleIndexGenerator } from "../packages/contract-diff/scripts/rule-index.mjs";
-import { bundleGenerator } from "./generate-bundle.mjs";
-import { clientGenerator } from "./generate-client.mjs";
-import { docsGenerator } from "./generate-docs.mjs";
-import { serverGenerator } from "./generate-server.mjs";
-import { typesGenerator } from "./generate-types.mjs";
+import { clientGenerator } from "@workapi/client/generator";
+import { ruleIndexGenerator } from "@workapi/contract-diff/generator";
+import { docsGenerator } from "@workapi/docs/generator";
+import { serverGenerator } from "@workapi/server/generator";
+import { bundleGenerator } from "@workapi/spec/generator";
+import { typesGenerator } from "@workapi/types/generator";
 
 export const generators = [
   bundleGenerator,

@@ -3,7 +3,7 @@
 import { createClient, type Middleware } from "@workapi/client";
 import { loadSpec } from "@workapi/spec";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { clientTables } from "../../../scripts/generate-client.mjs";
+import { clientTables } from "../scripts/generate.mjs";
 import type { PaginatedOperations } from "../src/generated/operations.js";
 import { operations } from "../src/names.js";
 

@@ -1,4 +1,4 @@
-// The generator of src/generated/operations.ts (scripts/generate-client.mjs), on small contracts made here.
+// The generator of src/generated/operations.ts (scripts/generate.mjs), on small contracts made here.
 import { describe, expect, it } from "vitest";
 import {
   camelCase,
@@ -7,7 +7,7 @@ import {
   clientTables,
   errorTypesByStatus,
   generateClient,
-} from "../../../scripts/generate-client.mjs";
+} from "../scripts/generate.mjs";
 
 type Op = Record<string, unknown>;
 const read = (name: string, extra: Op = {}): Op => ({

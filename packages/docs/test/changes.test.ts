@@ -1,4 +1,4 @@
-// What changed in each operation (scripts/docs-changes.mjs): read from the released versions' contract changes
+// What changed in each operation (src/render/docs-changes.mjs): read from the released versions' contract changes
 // and from the pending changesets that bump @workapi/spec, the next version's number included.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -6,12 +6,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadSpec } from "@workapi/spec";
 import { afterAll, describe, expect, it } from "vitest";
-// @ts-expect-error: a script of the repository, plain JavaScript without declarations
-import { nextVersion, oneLine, operationHistory, releasedChanges } from "../../../scripts/docs-changes.mjs";
-// @ts-expect-error: a script of the repository, plain JavaScript without declarations
-import { historyHtml } from "../../../scripts/docs-html.mjs";
-// @ts-expect-error: a script of the repository, plain JavaScript without declarations
-import { renderDocs } from "../../../scripts/generate-docs.mjs";
+// @ts-expect-error: a module of the docs generator, plain JavaScript without declarations
+import { nextVersion, oneLine, operationHistory, releasedChanges } from "../src/render/docs-changes.mjs";
+// @ts-expect-error: a module of the docs generator, plain JavaScript without declarations
+import { historyHtml } from "../src/render/docs-html.mjs";
+// @ts-expect-error: a module of the docs generator, plain JavaScript without declarations
+import { renderDocs } from "../src/render/generate.mjs";
 
 const root = mkdtempSync(join(tmpdir(), "workapi-docs-changes-"));
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -120,11 +120,11 @@ describe("what the page shows of it", () => {
 });
 
 describe("a deprecated operation on the page", () => {
-  it("carries the badge with its sunset date, and its sidebar entry is struck through", () => {
+  it("carries the badge with its sunset date, and its sidebar entry is struck through", async () => {
     const doc = loadSpec();
     const item = doc.paths["/tags.list"] as unknown as { get: Record<string, unknown> };
     Object.assign(item.get, { deprecated: true, "x-sunset": "2027-03-31" });
-    const html: string = renderDocs(repoRoot, doc, []);
+    const html: string = await renderDocs(repoRoot, doc, []);
     const start = html.indexOf('id="tag/tags/operation/tags-list"');
     const part = html.slice(start, html.indexOf("</section>", start));
     expect(part).toContain('<span class="badge deprecated">Deprecated: sunset 2027-03-31</span>');

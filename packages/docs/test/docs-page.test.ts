@@ -1,17 +1,17 @@
-// What scripts/docs-page.mjs adds to the page: the changelog (each released version's contract changes) and the
-// one-line scopes of an operation; and how the page shows what the contract deprecates (scripts/docs-html.mjs).
+// What src/render/docs-page.mjs adds to the page: the changelog (each released version's contract changes) and the
+// one-line scopes of an operation; and how the page shows what the contract deprecates (src/render/docs-html.mjs).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadSpec } from "@workapi/spec";
 import { afterAll, describe, expect, it } from "vitest";
-// @ts-expect-error: a script of the repository, plain JavaScript without declarations
-import { changelog, scopeLine } from "../../../scripts/docs-page.mjs";
-// @ts-expect-error: a script of the repository, plain JavaScript without declarations
-import { deprecatedBadge } from "../../../scripts/docs-schema-html.mjs";
-// @ts-expect-error: a script of the repository, plain JavaScript without declarations
-import { renderDocs } from "../../../scripts/generate-docs.mjs";
+// @ts-expect-error: a module of the docs generator, plain JavaScript without declarations
+import { changelog, scopeLine } from "../src/render/docs-page.mjs";
+// @ts-expect-error: a module of the docs generator, plain JavaScript without declarations
+import { deprecatedBadge } from "../src/render/docs-schema-html.mjs";
+// @ts-expect-error: a module of the docs generator, plain JavaScript without declarations
+import { renderDocs } from "../src/render/generate.mjs";
 
 const root = mkdtempSync(join(tmpdir(), "workapi-docs-page-"));
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -93,7 +93,7 @@ describe("what the contract deprecates, on the page", () => {
     expect(deprecatedBadge(undefined)).toBe('<span class="badge deprecated">Deprecated</span>');
   });
 
-  it("badges a deprecated operation and parameter with their sunset dates, and nothing that only has a date", () => {
+  it("badges a deprecated operation and parameter with their sunset dates, and nothing that only has a date", async () => {
     const doc = loadSpec();
     const list = (doc.paths["/tags.list"] as unknown as { get: Record<string, unknown> }).get;
     const parameters = structuredClone(list.parameters) as Record<string, unknown>[];
@@ -105,7 +105,7 @@ describe("what the contract deprecates, on the page", () => {
     const create = (doc.paths["/tags.create"] as unknown as { post: Record<string, unknown> }).post;
     Object.assign(create, { "x-sunset": "2027-06-30" });
 
-    const html: string = renderDocs(repoRoot, doc, []);
+    const html: string = await renderDocs(repoRoot, doc, []);
     const start = html.indexOf('id="tag/tags/operation/tags-list"');
     const part = html.slice(start, html.indexOf("</section>", start));
     expect(part).toContain('<span class="badge deprecated">Deprecated: sunset 2027-06-30</span>');

@@ -9,9 +9,9 @@ import { loadSpec } from "@workapi/spec";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserAvailable, chromiumArgs, chromiumPath } from "../../../scripts/chromium.mjs";
-// @ts-expect-error: a script of the repository, plain JavaScript without declarations
-import { renderDocs } from "../../../scripts/generate-docs.mjs";
 import { docsPath } from "../index.js";
+// @ts-expect-error: a module of the docs generator, plain JavaScript without declarations
+import { renderDocs } from "../src/render/generate.mjs";
 
 const hasChromium = browserAvailable("the docs sandbox button test");
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -93,8 +93,8 @@ describe.skipIf(!hasChromium)("the console's sandbox button", () => {
   let origin: string;
   const calls: Array<{ path: string; authorization?: string; body: string }> = [];
   beforeAll(async () => {
-    const html = renderDocs(root, withSandboxes(), []);
-    const without = renderDocs(root, withoutSandboxes(), []);
+    const html = await renderDocs(root, withSandboxes(), []);
+    const without = await renderDocs(root, withoutSandboxes(), []);
     server = createServer(async (request, response) => {
       const path = new URL(request.url ?? "/", "http://x").pathname;
       calls.push({ path, authorization: request.headers.authorization, body: await read(request) });

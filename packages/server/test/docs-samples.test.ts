@@ -5,8 +5,8 @@
 // delete, a transition, a file it attaches) names one no later sample needs: nothing is made for a sample here.
 // - curl: the text run is the text shown, with only the shell variables the docs page documents set:
 //   $WORKAPI_URL, $WORKAPI_TOKEN, $FILE and the record ids ($ISSUE_ID, $TAG_ID...), each to the example id it
-//   stands for (scripts/code-samples.mjs says which). curl's own settings (silent, print the status) come from
-//   a curlrc in $CURL_HOME, so they are not part of the sample.
+//   stands for (@workapi/spec's scripts/code-samples.mjs says which). curl's own settings (silent, print the
+//   status) come from a curlrc in $CURL_HOME, so they are not part of the sample.
 // - TypeScript: every sample is compiled in one esbuild call and run with node, importing the built client
 //   (packages/client/dist, as users get it: build it first) and reading $WORKAPI_URL and $WORKAPI_TOKEN. A
 //   sample reports a failed call on stderr.
@@ -17,9 +17,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { HTTP_METHODS, loadSpec } from "@workapi/spec";
+import { sampleIds } from "@workapi/spec/code-samples";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sampleIds } from "../../../scripts/code-samples.mjs";
 import { seed } from "../src/seed/index.js";
 import { databases, startTestServer, type TestServer } from "./harness.js";
 

@@ -1,9 +1,9 @@
 // What the docs page's script needs, taken from the bundled contract when the page is generated and inlined as
-// JSON (scripts/generate-docs.mjs): for the console, every operation's parameters, body and answers with their
+// JSON (generate.mjs): for the console, every operation's parameters, body and answers with their
 // schemas (the components' schemas once, lightened: no descriptions or examples, which the page's HTML shows);
 // for the search, an index of operations, parameters, schema fields, error types and description text.
 import { camelCase, deref } from "@workapi/spec";
-import { bodyOf, parameterExample } from "./code-samples.mjs";
+import { bodyOf, parameterExample } from "@workapi/spec/code-samples";
 import { schemaAnchor, schemaName } from "./docs-schema-html.mjs";
 
 /** Keywords the console does not use: prose, examples and extensions (the HTML carries the prose). */

@@ -1,6 +1,7 @@
 // The types generator: packages/types/src/schema.d.ts, openapi-typescript's types of the bundled contract.
+
+import { GENERATED_NOTICE } from "@workapi/spec/generated-notice";
 import openapiTS, { astToString } from "openapi-typescript";
-import { GENERATED_NOTICE } from "./generated-notice.mjs";
 
 const TYPES_FILE = "packages/types/src/schema.d.ts";
 

@@ -1,46 +1,30 @@
 // The docs generator: packages/docs/index.html, one self-contained page rendered here, from the bundled
-// contract, into plain HTML (scripts/docs-html.mjs: every operation and schema readable before any script
-// runs), with what changed in each operation (scripts/docs-changes.mjs), the reader's copy of the descriptions
-// (scripts/docs-page.mjs: the scope line, the code samples' variables, the changelog), a favicon
-// (packages/docs/favicon.svg), and the page's one script and style (scripts/docs-console/): the console built
+// contract, into plain HTML (docs-html.mjs: every operation and schema readable before any script
+// runs), with what changed in each operation (docs-changes.mjs), the reader's copy of the descriptions
+// (docs-page.mjs: the scope line, the code samples' variables, the changelog), a favicon
+// (packages/docs/favicon.svg), and the page's one script and style (src/console/): the console built
 // from the contract, the search over its index, the sandbox button. It loads nothing from any other host.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { operationsOf } from "@workapi/spec";
+import { GENERATED_NOTICE } from "@workapi/spec/generated-notice";
 import { operationHistory } from "./docs-changes.mjs";
 import { consoleData, searchIndex } from "./docs-console-data.mjs";
 import { operationAnchor, pageBody } from "./docs-html.mjs";
 import { docsDocument } from "./docs-page.mjs";
 import { escapeHtml } from "./docs-schema-html.mjs";
-import { GENERATED_NOTICE } from "./generated-notice.mjs";
+import { pageScript } from "./page-script.mjs";
+import { requestValidatorModules } from "./request-validators.mjs";
 
 const DOCS_FILE = "packages/docs/index.html";
 const FAVICON_FILE = "packages/docs/favicon.svg";
-const SCRIPT_DIR = join("scripts", "docs-console");
-/** The page's script, in the order its parts run (each a block of one script: names stay in their part). */
-const SCRIPT_PARTS = [
-  "validate.js",
-  "samples.js",
-  "form.js",
-  "console.js",
-  "console-open.js",
-  "search.js",
-  "nav.js",
-];
+const CONSOLE_DIR = join("packages", "docs", "src", "console");
 
 /** JSON safe inside a script element: no `<` can close it. */
 export const scriptJson = (value) => JSON.stringify(value).replaceAll("<", "\\u003c");
 
-/** The page's script: its parts, each in a block, the whole strict. */
-export function pageScript(root) {
-  const parts = SCRIPT_PARTS.map((file) => readFileSync(join(root, SCRIPT_DIR, file), "utf8").trim());
-  const script = `"use strict";\n${parts.join("\n")}`;
-  if (/<\/script/i.test(script)) throw new Error("the page's script would close its script element");
-  return script;
-}
-
 /** The page for the bundled contract `doc`, with the code samples' `variables`. */
-export function renderDocs(root, doc, variables) {
+export async function renderDocs(root, doc, variables) {
   const definition = docsDocument(doc, { root, variables });
   // The page's parts read an operation as { path, method, raw }, raw being the operation object.
   const operations = operationsOf(doc).map(({ path, method, operation }) => ({
@@ -51,7 +35,7 @@ export function renderDocs(root, doc, variables) {
   const copies = operationsOf(definition).map(({ operation }) => operation);
   const history = operationHistory(root, doc, operations);
   const favicon = readFileSync(join(root, FAVICON_FILE), "utf8").trim();
-  const css = readFileSync(join(root, SCRIPT_DIR, "page.css"), "utf8").trim();
+  const css = readFileSync(join(root, CONSOLE_DIR, "page.css"), "utf8").trim();
   const data = {
     ...consoleData(doc, operations),
     search: searchIndex(doc, operations, operationAnchor),
@@ -59,6 +43,7 @@ export function renderDocs(root, doc, variables) {
       operations.map((operation) => [operation.raw.operationId, operationAnchor(operation)]),
     ),
   };
+  const script = await pageScript(requestValidatorModules(doc));
   const { title, version } = doc.info;
   return [
     `<!-- ${GENERATED_NOTICE} -->`,
@@ -78,7 +63,7 @@ export function renderDocs(root, doc, variables) {
     "</header>",
     pageBody({ doc, definition, operations, copies, history }),
     `<script type="application/json" id="docs-data">${scriptJson(data)}</script>`,
-    `<script>${pageScript(root)}</script>`,
+    `<script>${script}</script>`,
     "</body>",
     "</html>",
     "",
@@ -89,8 +74,8 @@ export const docsGenerator = {
   name: "docs",
   inputs: ["bundle"],
   outputs: [DOCS_FILE],
-  generate({ root, inputs }) {
+  async generate({ root, inputs }) {
     const { doc, sampleVariables } = inputs.bundle;
-    return { files: { [DOCS_FILE]: renderDocs(root, doc, sampleVariables) } };
+    return { files: { [DOCS_FILE]: await renderDocs(root, doc, sampleVariables) } };
   },
 };

@@ -1,4 +1,4 @@
-// The docs page's schemas as HTML, rendered when the page is generated (scripts/docs-html.mjs lays out the
+// The docs page's schemas as HTML, rendered when the page is generated (docs-html.mjs lays out the
 // page): a field list per object, each field with its type, whether it is required, its choices, bounds and
 // default, and its description. A named schema (`$ref` to components/schemas) is rendered once, in the page's
 // Schemas part, and linked wherever it is used, which keeps the page light; a schema written in place is

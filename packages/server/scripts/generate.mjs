@@ -3,7 +3,7 @@
 // x-record-families. The store makes their ids from these and reads nothing above it to know them; the
 // families it keeps as records are named by the operations that make them (src/core/record-families.ts).
 import { recordFamilies } from "@workapi/spec";
-import { GENERATED_NOTICE } from "./generated-notice.mjs";
+import { GENERATED_NOTICE } from "@workapi/spec/generated-notice";
 
 export const SERVER_RECORD_IDS_FILE = "packages/server/src/store/record-ids.ts";
 

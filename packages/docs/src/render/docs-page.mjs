@@ -1,4 +1,4 @@
-// The copy of the bundled contract whose text the docs page shows (the docs generator, scripts/generate-docs.mjs,
+// The copy of the bundled contract whose text the docs page shows (the docs generator, generate.mjs,
 // renders the introduction and the operations' descriptions from it). The published bundle keeps its security requirements as they are, machine-readable for
 // the types and the client; this copy only changes what a reader sees:
 //

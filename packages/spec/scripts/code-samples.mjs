@@ -1,5 +1,5 @@
 // Writes `x-codeSamples` into every operation of the bundled contract: a curl command and a TypeScript call
-// with @workapi/client, built from the operation's examples. The bundle generator (scripts/generate-bundle.mjs)
+// with @workapi/client, built from the operation's examples. The bundle generator (scripts/generate.mjs)
 // runs it on the bundle before the bundle is written, so the spec packages, the types and the docs all carry
 // the samples.
 //
@@ -8,7 +8,7 @@
 // (`$ISSUE_ID`, `$TAG_ID`...), because an example id names no record on the reader's server. SAMPLE_VARIABLES
 // and the contract's record families describe them all; the docs page explains them and the server's tests set
 // them from a seeded server.
-import { camelCase, deref, operationsOf, recordFamilies } from "@workapi/spec";
+import { camelCase, deref, operationsOf, recordFamilies } from "../index.js";
 
 /** The variables the curl samples read besides the record ids, with what a reader sets them to. */
 export const SAMPLE_VARIABLES = {

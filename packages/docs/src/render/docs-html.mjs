@@ -2,10 +2,10 @@
 // before any script runs: a sidebar of the contract's tags and operations, the introduction (with the code
 // samples' variables and the changelog), one part per operation (its method and path, what changed in it, its
 // scopes and description, parameters, body, answers and code samples) and one part per named schema. The
-// page's script (scripts/docs-console/) then adds the console, the search and the sandbox button.
+// page's script (src/console/) then adds the console, the search and the sandbox button.
 
 import { deref } from "@workapi/spec";
-import { operationAnchor as anchorOf } from "../packages/docs/index.js";
+import { operationAnchor as anchorOf } from "../../index.js";
 import { errorTypes } from "./docs-console-data.mjs";
 import {
   deprecatedBadge,

@@ -1,20 +1,19 @@
-// The console's JSON Schema check (part of the docs page's script, scripts/generate-docs.mjs): a request is
-// checked before it is sent, and an answer against the contract's schema for its status. Hand-written rather
-// than Ajv's standalone output: compiled code for every operation's request and answer schemas weighs more than
-// the whole page may, and the console wants each error located at its field (a path of keys) to show it there.
+// The console's check of an answer against the contract's schema for its status (part of the docs page's
+// script). Requests are checked with the server's own Ajv validators (request-check.js); answers are not, since
+// Ajv's standalone code for the 1,000-odd answer schemas weighs some 3 MB minified, more than the whole page may.
+// The answers' check only tells the reader whether another server answers as the contract says, and lists every
+// mismatch at its field (a path of keys), which this small validator does.
 // It covers the keywords the contract uses, with JSON Schema 2020-12's meaning: $ref (to components/schemas),
 // allOf, anyOf, oneOf, if/then/else, type, enum, const, properties, required, additionalProperties,
 // unevaluatedProperties (the properties named by the schema and the parts it applies count as evaluated),
 // minProperties, items, minItems, maxItems, uniqueItems, minLength, maxLength, pattern, minimum, maximum,
 // exclusiveMinimum, exclusiveMaximum, and the `date-time` format. Other keywords are ignored.
-const checker = {
-  /** The errors of `value` against `schema`, each { path: [keys], message }; [] when it matches. */
-  validate(schema, value, schemas) {
-    const errors = [];
-    checkValue(schema, value, [], errors, schemas);
-    return errors;
-  },
-};
+/** The errors of `value` against `schema`, each { path: [keys], message }; [] when it matches. */
+export function validate(schema, value, schemas) {
+  const errors = [];
+  checkValue(schema, value, [], errors, schemas);
+  return errors;
+}
 
 function typeOf(value) {
   if (value === null) return "null";
@@ -55,7 +54,7 @@ function checkAlternatives(schema, value, path, errors, schemas) {
   for (const part of schema.allOf ?? []) checkValue(part, value, path, errors, schemas);
   for (const key of ["anyOf", "oneOf"]) {
     if (!Array.isArray(schema[key])) continue;
-    const results = schema[key].map((part) => checker.validate(part, value, schemas));
+    const results = schema[key].map((part) => validate(part, value, schemas));
     const passing = results.filter((result) => result.length === 0).length;
     if (key === "anyOf" ? passing > 0 : passing === 1) continue;
     if (passing > 1) {
@@ -67,7 +66,7 @@ function checkAlternatives(schema, value, path, errors, schemas) {
     errors.push(...closest);
   }
   if (schema.if) {
-    const holds = checker.validate(schema.if, value, schemas).length === 0;
+    const holds = validate(schema.if, value, schemas).length === 0;
     const branch = holds ? schema.then : schema.else;
     if (branch) checkValue(branch, value, path, errors, schemas);
   }

@@ -1,14 +1,15 @@
-// The console checks a request before sending it, and an answer against the contract's schema for its status,
-// with the page's own small validator (scripts/docs-console/validate.js). Its verdicts on the contract's own
-// schemas and examples, located at their fields.
+// The console checks an answer against the contract's schema for its status with the page's own small
+// validator (src/console/answer-check.js). Its verdicts on the contract's own schemas and examples, located at their
+// fields.
 import { loadSpec } from "@workapi/spec";
 import { describe, expect, it } from "vitest";
-import { fromPageScript } from "./page-script.js";
+// @ts-expect-error: a module of the page's script, plain browser JavaScript without declarations
+import * as answerCheck from "../src/console/answer-check.js";
 
 type Problem = { path: Array<string | number>; message: string };
-const checker = fromPageScript<{
+const checker = answerCheck as {
   validate(schema: unknown, value: unknown, schemas: Record<string, unknown>): Problem[];
-}>(["validate.js"], "checker");
+};
 const spec = loadSpec();
 const schemas = spec.components.schemas as Record<string, unknown>;
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -13,7 +13,7 @@
 // fails, naming the operation, when the contract breaks what the client relies on.
 
 import { camelCase, HTTP_METHODS, operationsOf, resolveRef } from "@workapi/spec";
-import { GENERATED_NOTICE } from "./generated-notice.mjs";
+import { GENERATED_NOTICE } from "@workapi/spec/generated-notice";
 
 export const CLIENT_OPERATIONS_FILE = "packages/client/src/generated/operations.ts";
 export const CLIENT_ERRORS_FILE = "packages/client/src/generated/errors.ts";
