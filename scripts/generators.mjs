@@ -1,4 +1,5 @@
-// Every generated file (derived from the contract in spec/, or from the contract differ's rule modules), one
+// Every generated file (derived from the contract in spec/, from the contract differ's rule modules, or from the
+// server's table of settings), one
 // generator per output, in the order scripts/generate.mjs runs them. A generator is { name, inputs, outputs, generate }:
 //   - name: how `pnpm drift` names it when its files are stale;
 //   - inputs: the names of earlier generators whose value it reads;
@@ -11,6 +12,7 @@ import { bundleGenerator } from "./generate-bundle.mjs";
 import { clientGenerator } from "./generate-client.mjs";
 import { docsGenerator } from "./generate-docs.mjs";
 import { serverGenerator } from "./generate-server.mjs";
+import { settingsGenerator } from "./generate-settings.mjs";
 import { typesGenerator } from "./generate-types.mjs";
 
 export const generators = [
@@ -19,5 +21,6 @@ export const generators = [
   docsGenerator,
   clientGenerator,
   serverGenerator,
+  settingsGenerator,
   ruleIndexGenerator,
 ];

@@ -296,16 +296,13 @@ describe.each(databases)("sandboxes on %s", (database) => {
 });
 
 describe.each(databases)("sandbox settings on %s", (database) => {
-  const names = ["WORKAPI_MAX_SANDBOXES", "WORKAPI_SANDBOX_JOURNAL_MAX"];
   let server: TestServer;
   beforeAll(async () => {
-    // Read where the creates run (the write thread, on a SQLite file), which starts with the server.
-    process.env.WORKAPI_MAX_SANDBOXES = "2";
-    process.env.WORKAPI_SANDBOX_JOURNAL_MAX = "3";
-    server = await startTestServer(database);
+    // Given in the server's configuration, which hands them to where the creates run (the write thread, on
+    // a SQLite file) and to the journal.
+    server = await startTestServer(database, { maxSandboxes: 2, sandboxJournalMax: 3 });
   });
   afterAll(async () => {
-    for (const name of names) delete process.env[name];
     await server?.close();
   });
 
