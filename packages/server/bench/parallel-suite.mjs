@@ -3,7 +3,7 @@
 // tags.list in it, then deleting it. Raw fetch, no retries (as the platform's SDK sends), and every caller
 // waits for each answer before sending the next. Used by the fault suite (test/faults.test.ts), which asserts
 // that nothing but the expected statuses comes back, and by bench:shedding, which prints the same counts.
-import { temporaryDatabase } from "../dist/stand-in.js";
+import { temporaryDatabase } from "../test/support/databases.mjs";
 
 /** The status each step expects. */
 const EXPECTED = {
