@@ -115,7 +115,8 @@ withStoreFlags(program.command("seed").description("load the demo data set into 
   .action(async (flags) => {
     await withStore(flags, async (store) => {
       const { org, admin } = await firstOrg(store, flags);
-      await runSeed(store, org, admin, { works: flags.works, seed: flags.randomSeed });
+      const settings = configOf(flags);
+      await runSeed(store, org, admin, { works: flags.works, seed: flags.randomSeed, settings });
     });
   });
 

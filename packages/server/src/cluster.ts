@@ -143,7 +143,8 @@ async function prepareStore(config: ServerConfig, options: StartOptions, logger:
   });
   try {
     const first = await bootstrap(store, { adminToken: config.adminToken });
-    if (first.issued && options.seedOnFirstStart) await runSeed(store, first.org, first.admin, {});
+    if (first.issued && options.seedOnFirstStart)
+      await runSeed(store, first.org, first.admin, { settings: config });
     return first;
   } finally {
     await store.close();
