@@ -39,6 +39,9 @@ export interface Setting<T> {
 /** The shortest admin token the environment may give: 32 characters, 128 bits as hexadecimal digits. */
 export const MIN_ADMIN_TOKEN_LENGTH = 32;
 
+/** A setting of the table, whatever its value's type. */
+export type AnySetting = Setting<unknown>;
+
 const unset = (text: string | undefined): text is undefined => text === undefined || text === "";
 
 /** A whole number (0 or more). */
@@ -101,6 +104,9 @@ function adminToken(given: string | undefined, name: string): string | undefined
   return given;
 }
 
+/** Where the embedded database is kept unless told. */
+const DATA_DIR = "./.workapi";
+
 /** Every setting, in the order of the README's table. */
 export const VARIABLES = {
   port: {
@@ -121,9 +127,9 @@ export const VARIABLES = {
   dataDir: {
     env: "WORKAPI_DATA_DIR",
     flag: { name: "--data-dir", value: "<dir>", everyCommand: true },
-    default: "./.workapi",
+    default: DATA_DIR,
     // A path from where the server started, kept whole so that a later change of directory moves nothing.
-    parse: (given: string | undefined) => resolve(unset(given) ? "./.workapi" : given),
+    parse: (given: string | undefined) => resolve(unset(given) ? DATA_DIR : given),
     help: "embedded database directory",
     readme: "the embedded database (`workapi.sqlite`, WAL mode) and `admin-token`",
   },
@@ -350,10 +356,7 @@ export const VARIABLES = {
     help: "how often expired sandboxes are deleted (s)",
     readme: "how often each process deletes the sandboxes past their expiry; `0`: never",
   },
-} as const;
-
-/** A setting of the table, whatever its value's type. */
-export type AnySetting = Setting<unknown>;
+} as const satisfies Record<string, AnySetting>;
 
 /** The table's rows, for code that goes through them all (the CLI, the README's table). */
 export function settingsOf(): Array<[keyof typeof VARIABLES, AnySetting]> {
