@@ -94,7 +94,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 
 /**
  * A database of its own on the PostgreSQL server of `serverUrl`, named `<prefix>_<random>`, and how to drop
- * it (the fault suite and bench:shedding make theirs with it too).
+ * it (the server's tests and benchmarks make theirs with it too, through test/support/databases.mjs).
  */
 export async function temporaryDatabase(
   serverUrl: string,
