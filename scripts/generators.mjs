@@ -1,8 +1,8 @@
-// Every generated file (derived from the contract in spec/, or from the contract differ's rule modules), one
-// generator per output, in the order scripts/generate.mjs runs them. Each package makes what it ships: its
-// generator lives in the package and is exported as `<package>/generator` (a subpath left out of what is
-// published, see each package.json's publishConfig), so this list only names them. A generator is
-// { name, inputs, outputs, generate }:
+// Every generated file (derived from the contract in spec/, from the contract differ's rule modules, or from the
+// server's table of settings), one generator per output, in the order scripts/generate.mjs runs them. Each
+// package makes what it ships: its generator lives in the package and is exported as `<package>/generator` (a
+// subpath left out of what is published, see each package.json's publishConfig), so this list only names
+// them. A generator is { name, inputs, outputs, generate }:
 //   - name: how `pnpm drift` names it when its files are stale;
 //   - inputs: the names of earlier generators whose value it reads;
 //   - outputs: the files it writes, relative to the repository;
@@ -12,7 +12,7 @@
 import { clientGenerator } from "@workapi/client/generator";
 import { ruleIndexGenerator } from "@workapi/contract-diff/generator";
 import { docsGenerator } from "@workapi/docs/generator";
-import { serverGenerator } from "@workapi/server/generator";
+import { serverGenerator, settingsGenerator } from "@workapi/server/generator";
 import { bundleGenerator } from "@workapi/spec/generator";
 import { typesGenerator } from "@workapi/types/generator";
 
@@ -22,5 +22,6 @@ export const generators = [
   docsGenerator,
   clientGenerator,
   serverGenerator,
+  settingsGenerator,
   ruleIndexGenerator,
 ];

@@ -3,7 +3,8 @@
 // tags.list in it, then deleting it. Raw fetch, no retries (as the platform's SDK sends), and every caller
 // waits for each answer before sending the next. Used by the fault suite (test/faults.test.ts), which asserts
 // that nothing but the expected statuses comes back, and by bench:shedding, which prints the same counts.
-import { temporaryDatabase } from "../dist/stand-in.js";
+import { temporaryDatabase } from "../test/support/databases.mjs";
+import { postJson } from "../test/support/servers.mjs";
 
 /** The status each step expects. */
 const EXPECTED = {
@@ -92,8 +93,8 @@ export async function parallelSuite({ url, token, files, rounds = 10, seed = tru
 /** `count` sandboxes.create at once, then one works.list in the first; the counts of parallelSuite's form. */
 export async function burst(target, count, seed) {
   const result = { requests: 0, refused: 0, serverErrors: 0, unexpected: [], createMs: [], ms: [] };
-  const note = async (operation, expected, answer, started) => {
-    const body = await answer.json().catch(() => ({}));
+  const note = (operation, expected, answer, started) => {
+    const body = typeof answer.body === "object" && answer.body !== null ? answer.body : {};
     result.requests++;
     result.ms.push(performance.now() - started);
     if (answer.status === 503) result.refused++;
@@ -102,17 +103,12 @@ export async function burst(target, count, seed) {
       result.unexpected.push({ operation, status: answer.status, type: body.type });
     return body;
   };
-  const post = (path, bearer, body) =>
-    fetch(`${target.url}${path}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
+  const post = (path, bearer, body) => postJson(target.url, bearer, path, body);
   for (let attempt = 0; attempt < 5; attempt++) {
     const made = await Promise.all(
       Array.from({ length: count }, async () => {
         const started = performance.now();
-        const body = await note(
+        const body = note(
           "sandboxes.create",
           201,
           await post("/sandboxes.create", target.token, { seed }),
@@ -127,13 +123,9 @@ export async function burst(target, count, seed) {
     const one = await fetch(`${target.url}/works.list?limit=5`, {
       headers: { authorization: `Bearer ${first?.token}` },
     });
-    await note("works.list", 200, one, started);
+    note("works.list", 200, { status: one.status, body: await one.json().catch(() => ({})) }, started);
     await Promise.all(
-      made
-        .filter(Boolean)
-        .map((sandbox) =>
-          post("/sandboxes.delete", target.token, { id: sandbox.id }).then((a) => a.arrayBuffer()),
-        ),
+      made.filter(Boolean).map((sandbox) => post("/sandboxes.delete", target.token, { id: sandbox.id })),
     );
   }
   return result;

@@ -16,7 +16,6 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { requireSameBytes, startByHand } from "./by-hand-peer.mjs";
 import { childProcesses } from "./children.mjs";
 import { loadInProcess } from "./load-process.mjs";
@@ -108,7 +107,6 @@ const raw = {};
 const meta = runMeta({ quick, knobs });
 const { rows, row } = tableRows();
 
-let pgAdmin;
 let pgDatabase;
 try {
   if (!flags["no-build"]) {
@@ -141,13 +139,10 @@ try {
   const sqlite = await seedData("sqlite");
   let postgres;
   if (process.env.DATABASE_URL) {
-    pgAdmin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await pgAdmin.connect();
-    pgDatabase = `workapi_bench_${process.pid}_${Date.now()}`;
-    await pgAdmin.query(`CREATE DATABASE "${pgDatabase}"`);
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${pgDatabase}`;
-    postgres = { ...(await seedData("postgres", url.href)), databaseUrl: url.href };
+    // Imported here, not at the top: it is the built server's helper, and the build above makes it.
+    const { temporaryDatabase } = await import("../test/support/databases.mjs");
+    pgDatabase = await temporaryDatabase(process.env.DATABASE_URL, "workapi_bench");
+    postgres = { ...(await seedData("postgres", pgDatabase.url)), databaseUrl: pgDatabase.url };
   }
 
   const ours = await startWorkapi("workapi", { dataDir: sqlite.dataDir });
@@ -489,11 +484,7 @@ try {
   console.error(`bench failed: ${error.stack ?? error}`);
 } finally {
   for (const proc of [...children]) await stop(proc).catch(() => {});
-  if (pgAdmin) {
-    if (pgDatabase)
-      await pgAdmin.query(`DROP DATABASE IF EXISTS "${pgDatabase}" WITH (FORCE)`).catch(() => {});
-    await pgAdmin.end();
-  }
+  await pgDatabase?.drop().catch(() => {});
   if (process.exitCode) log(`logs kept in ${work}`);
   else rmSync(work, { recursive: true, force: true });
 }

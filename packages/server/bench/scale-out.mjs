@@ -25,7 +25,7 @@ import { dirname, join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs, promisify } from "node:util";
-import pg from "pg";
+import { temporaryDatabase } from "../test/support/databases.mjs";
 import { childProcesses } from "./children.mjs";
 import { loadInProcess } from "./load-process.mjs";
 import { getJson, median } from "./measure.mjs";
@@ -179,17 +179,11 @@ function report(figures) {
   line("PostgreSQL / SQLite (1)", "PostgreSQL, 1 process", "SQLite, 1 process");
 }
 
-let admin;
 let database;
 let failed = false;
 try {
-  admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  database = `workapi_scale_${process.pid}_${Date.now()}`;
-  await admin.query(`CREATE DATABASE "${database}"`);
-  const url = new URL(process.env.DATABASE_URL);
-  url.pathname = `/${database}`;
-  const databaseUrl = url.href;
+  database = await temporaryDatabase(process.env.DATABASE_URL, "workapi_scale");
+  const databaseUrl = database.url;
 
   const { redis, port: redisPort, url: redisUrl } = await startOwnRedis({ start, freePort });
   const env = { REDIS_URL: redisUrl, WORKAPI_REDIS_PREFIX: "workapi-scale-out:" };
@@ -229,10 +223,7 @@ try {
   console.error(`logs kept in ${work}`);
 } finally {
   for (const proc of [...children]) await stop(proc).catch(() => {});
-  if (admin) {
-    if (database) await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch(() => {});
-    await admin.end();
-  }
+  await database?.drop().catch(() => {});
   if (!failed) rmSync(work, { recursive: true, force: true });
 }
 process.exitCode = failed ? 1 : 0;

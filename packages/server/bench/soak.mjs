@@ -16,14 +16,14 @@
 // made a flat run read as 20% growth.
 //   pnpm soak                       (30 minutes at 200 req/s)
 //   pnpm soak --minutes 3 --grow 20000 --concurrency 16 --every 30 --rate 0
-import { execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseArgs, promisify } from "node:util";
+import { parseArgs } from "node:util";
+import { postJson, runCli, startServer } from "../test/support/servers.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -51,32 +51,15 @@ if (!(grow >= 0)) throw new Error("--grow must be a number of records");
 const READ_P99_GOAL_MS = 25;
 const RSS_GROWTH_GOAL = 0.1;
 
-const cli = new URL("../dist/cli.js", import.meta.url).pathname;
 const dataDir = mkdtempSync(join(tmpdir(), "workapi-soak-"));
-const env = { ...process.env, WORKAPI_DATA_DIR: dataDir, WORKAPI_RATE_LIMIT_MAX: "1000000000" };
+const env = { WORKAPI_DATA_DIR: dataDir, WORKAPI_RATE_LIMIT_MAX: "1000000000" };
 const scopes = "tag:all,product:all,issue:all,dev_user:read";
-const { stdout } = await promisify(execFile)(process.execPath, [cli, "token", "create", "--scopes", scopes], {
-  env,
-});
+const { stdout } = await runCli(["token", "create", "--scopes", scopes], env);
 const token = stdout.trim();
 
-const child = spawn(
-  process.execPath,
-  [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"],
-  {
-    env,
-    stdio: ["ignore", "pipe", "inherit"],
-  },
-);
-const url = await new Promise((resolve, reject) => {
-  let output = "";
-  child.stdout.on("data", (chunk) => {
-    output += String(chunk);
-    const found = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-    if (found) resolve(found);
-  });
-  child.once("exit", (code) => reject(new Error(`the server exited with ${code}:\n${output}`)));
-});
+// The server's errors show in this run's output.
+const server = await startServer({ env, stderr: "inherit" });
+const { child, url } = server;
 
 /** The child's resident set size in MiB, from /proc (Linux), or NaN elsewhere. */
 function rssMiB() {
@@ -88,14 +71,7 @@ function rssMiB() {
   }
 }
 
-async function post(path, body) {
-  const response = await fetch(`${url}${path}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
+const post = (path, body) => postJson(url, token, path, body);
 
 const self = (await post("/dev-users.self", {})).body.dev_user.id;
 const part = (await post("/parts.create", { type: "product", name: "soak", owned_by: [self] })).body.part.id;
@@ -298,8 +274,6 @@ for (const [name, f] of Object.entries(lastFigures)) {
     );
   }
 }
-const exited = new Promise((resolve) => child.once("exit", resolve));
-child.kill("SIGTERM");
-await exited;
+await server.stop();
 rmSync(dataDir, { recursive: true, force: true });
 process.exitCode = counts.serverErrors > 0 || counts.failed > 0 ? 1 : 0;

@@ -35,3 +35,6 @@ export const serverGenerator = {
   outputs: [SERVER_RECORD_IDS_FILE],
   generate: ({ inputs }) => ({ files: { [SERVER_RECORD_IDS_FILE]: recordIdsSource(inputs.bundle.doc) } }),
 };
+
+// The settings generator writes the README's table of settings from src/settings.ts (./generate-settings.mjs).
+export { settingsGenerator } from "./generate-settings.mjs";

@@ -2,7 +2,7 @@
 // the order a request meets them (see ARCHITECTURE.md at the repository's root, "How a request travels").
 import { randomUUID } from "node:crypto";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
-import type { ServerConfig } from "./config.js";
+import { type ServerConfig, sandboxSettingsOf } from "./config.js";
 import { AnswerCache } from "./core/answers.js";
 import { type Contract, theContract } from "./core/contract.js";
 import { createExecutor, type Executor, type WriteThread } from "./core/executor.js";
@@ -20,6 +20,7 @@ import { sandboxing } from "./http/sandboxes.js";
 import { LoadShedder } from "./http/shedding.js";
 import { shutdown } from "./http/shutdown.js";
 import { handlers as allHandlers } from "./operations/index.js";
+import { sandboxServices } from "./seed/index.js";
 import type { Store } from "./store/types.js";
 import { startWriteThread } from "./write-thread/sender.js";
 
@@ -73,10 +74,11 @@ export async function buildApp({ config, store, logger, handlers, writeThread }:
     redisTimeoutMs,
     redisPrefix,
   });
-  await fastify.register(sandboxing, { contract, store }); // Prefer scenarios, journal, expiry
+  const sandboxes = sandboxSettingsOf(config);
+  await fastify.register(sandboxing, { contract, store, settings: sandboxes }); // Prefer scenarios, journal, expiry
   await fastify.register(docs);
   // Scripted handlers (tests) run writes in this thread, where the scripts are.
-  const thread = writeThread && !handlers ? startWriteThread(writeThread.dataDir) : undefined;
+  const thread = writeThread && !handlers ? startWriteThread(writeThread.dataDir, sandboxes) : undefined;
   const executor = executorOf(config, store, { ...allHandlers, ...handlers }, violations, thread);
   shedder.watch(fastify.log);
   await fastify.register(contractRoutes, {
@@ -135,6 +137,7 @@ function executorOf(
     handlers,
     validateResponses,
     violations,
+    sandboxes: sandboxServices(sandboxSettingsOf(config)),
     ...(writeThread ? { writeThread } : {}),
     ...(answers ? { answers } : {}),
   });

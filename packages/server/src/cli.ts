@@ -3,7 +3,7 @@
 import { createRequire } from "node:module";
 import { Command, InvalidArgumentError } from "commander";
 import { serve } from "./cluster.js";
-import { configFromEnv, DEFAULTS, type ServerConfig, VARIABLES } from "./config.js";
+import { configFromFlags, type ServerConfig } from "./config.js";
 import { actorOf, issueToken } from "./core/auth.js";
 import { runSeed } from "./seed-cli.js";
 import {
@@ -13,6 +13,7 @@ import {
   requireTokenFileFree,
   writeTokenFile,
 } from "./server.js";
+import { type AnySetting, settingsOf } from "./settings.js";
 import { openStore } from "./store/open.js";
 import type { Store } from "./store/types.js";
 
@@ -22,10 +23,31 @@ function wholeNumber(value: string): number {
   return parsed;
 }
 
-/** A flag's help: what it sets and the environment variable that also sets it (./config.ts's VARIABLES). */
-function help(key: keyof typeof VARIABLES, defaults = ""): string {
-  const { env, help } = VARIABLES[key];
-  return `${help} (env ${env}${defaults ? `, default ${defaults}` : ""})`;
+/** A flag's help: what it sets, the environment variable that also sets it, and its default. */
+function help(setting: AnySetting): string {
+  const scale = setting.flag?.scale ?? 1;
+  const fallback =
+    typeof setting.default === "number" && scale !== 1
+      ? `${setting.default} ms: ${setting.default / scale} s`
+      : setting.default === undefined || setting.default === false || Array.isArray(setting.default)
+        ? ""
+        : String(setting.default);
+  return `${setting.help} (env ${setting.env}${fallback ? `, default ${fallback}` : ""})`;
+}
+
+/**
+ * Adds the flags of the settings table (./settings.ts) to `command`: those of every command that opens the
+ * database, or those of `serve`. A flag of a whole-number setting is refused here unless it is one.
+ */
+function withFlags(command: Command, which: "store" | "serve"): Command {
+  for (const [, setting] of settingsOf()) {
+    const flag = setting.flag;
+    if (!flag || (which === "store") !== (flag.everyCommand === true)) continue;
+    const spelled = `${flag.short ? `${flag.short}, ` : ""}${flag.name}${flag.value ? ` ${flag.value}` : ""}`;
+    if (typeof setting.default === "number") command.option(spelled, help(setting), wholeNumber);
+    else command.option(spelled, help(setting));
+  }
+  return command;
 }
 
 interface CommonFlags {
@@ -34,29 +56,11 @@ interface CommonFlags {
 }
 
 function withStoreFlags(command: Command): Command {
-  return command
-    .option("--data-dir <dir>", help("dataDir", DEFAULTS.dataDir))
-    .option("--database-url <url>", help("databaseUrl"));
+  return withFlags(command, "store");
 }
 
 function configOf(flags: CommonFlags & Record<string, unknown>): ServerConfig {
-  const overrides: Partial<ServerConfig> = {};
-  if (flags.port !== undefined) overrides.port = flags.port as number;
-  if (flags.host !== undefined) overrides.host = flags.host as string;
-  if (flags.bodyLimit !== undefined) overrides.bodyLimit = flags.bodyLimit as number;
-  if (flags.rateLimit !== undefined) overrides.rateLimitMax = flags.rateLimit as number;
-  if (flags.rateLimitWindow !== undefined)
-    overrides.rateLimitWindowMs = (flags.rateLimitWindow as number) * 1000;
-  if (flags.corsOrigins !== undefined)
-    overrides.corsOrigins = String(flags.corsOrigins).split(",").filter(Boolean);
-  if (flags.redisUrl !== undefined) overrides.redisUrl = flags.redisUrl as string;
-  if (flags.logLevel !== undefined) overrides.logLevel = flags.logLevel as string;
-  if (flags.workers !== undefined) overrides.workers = flags.workers as number;
-  if (flags.seed === true) overrides.seed = true;
-  const env = { ...process.env };
-  if (flags.dataDir) env[VARIABLES.dataDir.env] = flags.dataDir;
-  if (flags.databaseUrl) env[VARIABLES.databaseUrl.env] = flags.databaseUrl;
-  return configFromEnv(env, overrides);
+  return configFromFlags(flags);
 }
 
 /** The first organization, created (its admin token written and printed) when the database is empty. */
@@ -91,28 +95,15 @@ const program = new Command("workapi-server")
   .version(packageVersion(), "-V, --version", "print the server's version")
   .showHelpAfterError("(run with --help for usage)");
 
-withStoreFlags(
-  program.command("serve").description("start the server (creates an admin token on first start)"),
-)
-  .option("-p, --port <port>", help("port", String(DEFAULTS.port)), wholeNumber)
-  .option("--host <host>", help("host", DEFAULTS.host))
-  .option("--redis-url <url>", help("redisUrl"))
-  .option("--body-limit <bytes>", help("bodyLimit", String(DEFAULTS.bodyLimit)), wholeNumber)
-  .option("--rate-limit <n>", help("rateLimitMax", String(DEFAULTS.rateLimitMax)), wholeNumber)
-  .option(
-    "--rate-limit-window <seconds>",
-    // The flag counts seconds; its variable, milliseconds.
-    help("rateLimitWindowMs", `${DEFAULTS.rateLimitWindowMs} ms: ${DEFAULTS.rateLimitWindowMs / 1000} s`),
-    wholeNumber,
-  )
-  .option("--cors-origins <list>", help("corsOrigins"))
-  .option("--log-level <level>", help("logLevel", DEFAULTS.logLevel))
-  .option("--workers <n>", help("workers", String(DEFAULTS.workers)), wholeNumber)
-  .option("--seed", help("seed"))
-  .action(async (flags) => {
-    const config = configOf(flags);
-    await serve(config, { seedOnFirstStart: config.seed });
-  });
+withFlags(
+  withStoreFlags(
+    program.command("serve").description("start the server (creates an admin token on first start)"),
+  ),
+  "serve",
+).action(async (flags) => {
+  const config = configOf(flags);
+  await serve(config, { seedOnFirstStart: config.seed });
+});
 
 withStoreFlags(program.command("seed").description("load the demo data set into the first organization"))
   .option("--works <n>", "how many work items to create (default 300)", wholeNumber)
@@ -124,7 +115,8 @@ withStoreFlags(program.command("seed").description("load the demo data set into 
   .action(async (flags) => {
     await withStore(flags, async (store) => {
       const { org, admin } = await firstOrg(store, flags);
-      await runSeed(store, org, admin, { works: flags.works, seed: flags.randomSeed });
+      const settings = configOf(flags);
+      await runSeed(store, org, admin, { works: flags.works, seed: flags.randomSeed, settings });
     });
   });
 

@@ -5,13 +5,10 @@
 // exits 0. Each worker is the one-process server (./server.ts) without its own banner.
 import cluster, { type Worker } from "node:cluster";
 import { pino } from "pino";
-import type { ServerConfig } from "./config.js";
+import { type ServerConfig, WORKER_SLOT, workerSlot } from "./config.js";
 import { runSeed } from "./seed-cli.js";
 import { announce, bootstrap, type StartOptions, startServer } from "./server.js";
 import { openStore, type StoreLogger } from "./store/open.js";
-
-/** The worker's slot (0 to N - 1), given by the primary; the worker in slot 0 keeps the planner's statistics. */
-const SLOT = "WORKAPI_WORKER_SLOT";
 
 /** A worker that dies within this long of its start is restarted after a growing delay, not at once. */
 const STEADY_MS = 10_000;
@@ -49,7 +46,8 @@ async function serveAsWorker(config: ServerConfig): Promise<void> {
   const running = await startServer(config, {
     signals: true,
     print: () => {},
-    statistics: process.env[SLOT] === "0",
+    // The worker in slot 0 (of 0 to N - 1, given by the primary) keeps the planner's statistics.
+    statistics: workerSlot() === "0",
   });
   // Without its primary (killed), nothing reaches this worker any more: it stops as on SIGTERM.
   process.once("disconnect", () => {
@@ -73,7 +71,7 @@ async function servePrimary(config: ServerConfig, options: StartOptions): Promis
   let stopping = false;
   let up = false;
   const fork = (slot: number) => {
-    const worker = cluster.fork({ [SLOT]: String(slot) });
+    const worker = cluster.fork({ [WORKER_SLOT]: String(slot) });
     slots.set(worker, { slot, startedAt: Date.now() });
     return worker;
   };
@@ -145,7 +143,8 @@ async function prepareStore(config: ServerConfig, options: StartOptions, logger:
   });
   try {
     const first = await bootstrap(store, { adminToken: config.adminToken });
-    if (first.issued && options.seedOnFirstStart) await runSeed(store, first.org, first.admin, {});
+    if (first.issued && options.seedOnFirstStart)
+      await runSeed(store, first.org, first.admin, { settings: config });
     return first;
   } finally {
     await store.close();

@@ -1,6 +1,9 @@
-// Server configuration: flags win over environment variables, which win over the defaults. VARIABLES is the one
-// list of the environment variables: this module reads them by it, and the CLI's help (./cli.ts) names them.
-import { resolve } from "node:path";
+// Server configuration: flags win over environment variables, which win over the defaults. The settings are one
+// table (./settings.ts VARIABLES): this module reads the environment and the flags by it, once, into a
+// ServerConfig that the server hands down to whatever needs a setting. No other module reads process.env.
+import { type Env, type Flag, settingsOf, type VARIABLES } from "./settings.js";
+
+export { MIN_ADMIN_TOKEN_LENGTH, VARIABLES } from "./settings.js";
 
 export interface ServerConfig {
   port: number;
@@ -57,184 +60,84 @@ export interface ServerConfig {
   adminToken?: string;
   /** On first start (an empty database), also load the demo data set. */
   seed: boolean;
+  /** Live sandboxes the server holds at most, in all; one more is 409 `conflict`. */
+  maxSandboxes: number;
+  /** Seconds a sandbox lives when `sandboxes.create` does not say. */
+  sandboxTtlSeconds: number;
+  /** The longest `Prefer: delay=<ms>` waits; a longer one waits this long. */
+  sandboxMaxDelayMs: number;
+  /** Requests each sandbox's journal keeps (the latest). */
+  sandboxJournalMax: number;
+  /** How often each server process deletes the sandboxes past their expiry; 0: never. */
+  sandboxSweepSeconds: number;
 }
 
-export const DEFAULTS = {
-  port: 8080,
-  // A stand-in for development answers this machine only; `--host 0.0.0.0` (or HOST) listens everywhere.
-  host: "127.0.0.1",
-  dataDir: "./.workapi",
-  workers: 1,
-  bodyLimit: 1024 * 1024,
-  rateLimitMax: 1000,
-  rateLimitWindowMs: 5 * 60 * 1000,
-  redisTimeoutMs: 50,
-  redisPrefix: "workapi-rate-limit:",
-  statisticsIntervalMinutes: 60,
-  answerCacheMb: 64,
-  logLevel: "info",
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 72_000,
-  idleTimeoutMs: 120_000,
-  maxConnectionsPerAddress: 256,
-  discardTimeoutMs: 5_000,
-  shutdownTimeoutMs: 10_000,
-  maxEventLoopDelayMs: 20,
-  maxWaitMs: 1000,
-  sheddingRetryAfterS: 2,
-  seed: false,
-} as const;
+// The table has a row for each setting and nothing else, and each row reads the setting's type.
+type Rows = typeof VARIABLES;
+type Read<K extends keyof Rows> = Exclude<ReturnType<Rows[K]["parse"]>, undefined>;
+const _sameKeys: [keyof Rows, keyof ServerConfig] extends [keyof ServerConfig, keyof Rows] ? true : never =
+  true;
+const _sameTypes: { [K in keyof Rows]: Read<K> } extends Required<ServerConfig> ? true : never = true;
+void _sameKeys;
+void _sameTypes;
 
-/** The shortest admin token the environment may give: 32 characters, 128 bits as hexadecimal digits. */
-export const MIN_ADMIN_TOKEN_LENGTH = 32;
+/** The settings that have a default, at it. */
+export const DEFAULTS = Object.fromEntries(
+  settingsOf()
+    .filter(([, setting]) => setting.default !== undefined)
+    .map(([key, setting]) => [key, setting.default]),
+) as { [K in keyof Rows as Rows[K]["default"] extends undefined ? never : K]: Rows[K]["default"] };
 
-/** The settings read from `WORKAPI_<NAME>` as whole numbers, with their defaults. */
-const WHOLE_NUMBER_SETTINGS = {
-  headersTimeoutMs: "WORKAPI_HEADERS_TIMEOUT_MS",
-  requestTimeoutMs: "WORKAPI_REQUEST_TIMEOUT_MS",
-  keepAliveTimeoutMs: "WORKAPI_KEEP_ALIVE_TIMEOUT_MS",
-  idleTimeoutMs: "WORKAPI_IDLE_TIMEOUT_MS",
-  maxConnectionsPerAddress: "WORKAPI_MAX_CONNECTIONS_PER_ADDRESS",
-  discardTimeoutMs: "WORKAPI_DISCARD_TIMEOUT_MS",
-  shutdownTimeoutMs: "WORKAPI_SHUTDOWN_TIMEOUT_MS",
-  maxEventLoopDelayMs: "WORKAPI_MAX_EVENT_LOOP_DELAY_MS",
-  maxWaitMs: "WORKAPI_MAX_WAIT_MS",
-  sheddingRetryAfterS: "WORKAPI_SHEDDING_RETRY_AFTER_S",
-} as const;
+/** The settings given to the sandboxes' operations and routes. */
+export type SandboxSettings = Pick<
+  ServerConfig,
+  "maxSandboxes" | "sandboxTtlSeconds" | "sandboxMaxDelayMs" | "sandboxJournalMax" | "sandboxSweepSeconds"
+>;
 
-/** A setting the environment gives: its variable, and what it sets (the CLI's help of the flag beside it). */
-export interface Variable {
-  env: string;
-  help: string;
+/** The sandboxes' settings of `config`, on their own (sent to the write thread). */
+export function sandboxSettingsOf(config: SandboxSettings): SandboxSettings {
+  const { maxSandboxes, sandboxTtlSeconds, sandboxMaxDelayMs, sandboxJournalMax, sandboxSweepSeconds } =
+    config;
+  return { maxSandboxes, sandboxTtlSeconds, sandboxMaxDelayMs, sandboxJournalMax, sandboxSweepSeconds };
 }
 
-const whole = (env: string): Variable => ({ env, help: "" });
-
-/** Every environment variable the server reads, by the setting it gives. */
-export const VARIABLES = {
-  port: { env: "PORT", help: "port to listen on" },
-  host: { env: "HOST", help: "address to listen on" },
-  dataDir: { env: "WORKAPI_DATA_DIR", help: "embedded database directory" },
-  databaseUrl: { env: "DATABASE_URL", help: "PostgreSQL URL instead of the embedded database" },
-  redisUrl: { env: "REDIS_URL", help: "share rate limits through Redis" },
-  redisTimeoutMs: { env: "WORKAPI_REDIS_TIMEOUT_MS", help: "the longest wait for one Redis command (ms)" },
-  redisPrefix: { env: "WORKAPI_REDIS_PREFIX", help: "the prefix of the rate limits' keys in Redis" },
-  statisticsIntervalMinutes: {
-    env: "WORKAPI_STATISTICS_INTERVAL_MINUTES",
-    help: "minutes between updates of the query planner's statistics",
-  },
-  answerCacheMb: { env: "WORKAPI_ANSWER_CACHE_MB", help: "megabytes the kept answers of reads may take" },
-  workers: {
-    env: "WORKAPI_WORKERS",
-    help: "server processes sharing the port, with Redis for the rate limits",
-  },
-  bodyLimit: { env: "WORKAPI_BODY_LIMIT", help: "largest request body" },
-  rateLimitMax: { env: "WORKAPI_RATE_LIMIT_MAX", help: "requests per token per window" },
-  rateLimitWindowMs: { env: "WORKAPI_RATE_LIMIT_WINDOW_MS", help: "rate limit window" },
-  validateResponses: {
-    env: "WORKAPI_VALIDATE_RESPONSES",
-    help: "validate every answer against the contract (true or false)",
-  },
-  corsOrigins: {
-    env: "WORKAPI_CORS_ORIGINS",
-    help: "comma-separated origins allowed from browsers, or *",
-  },
-  logLevel: { env: "LOG_LEVEL", help: "trace, debug, info, warn, error or silent" },
-  adminToken: {
-    env: "WORKAPI_ADMIN_TOKEN",
-    help: `the first start's admin token (at least ${MIN_ADMIN_TOKEN_LENGTH} characters)`,
-  },
-  seed: { env: "WORKAPI_SEED", help: "on first start, also load the demo data set (1 or 0)" },
-  ...(Object.fromEntries(
-    Object.entries(WHOLE_NUMBER_SETTINGS).map(([key, env]) => [key, whole(env)]),
-  ) as Record<keyof typeof WHOLE_NUMBER_SETTINGS, Variable>),
-} as const satisfies Record<string, Variable>;
-
-/** The settings given as whole numbers. */
-type NumberSetting = {
-  [K in keyof typeof DEFAULTS]: (typeof DEFAULTS)[K] extends number ? K : never;
-}[keyof typeof DEFAULTS];
-
-function integer(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === "") return fallback;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) {
-    throw new Error(`${name} must be a whole number, not '${value}'`);
+/** The configuration `env` gives (each setting read by its row of the table), with `overrides` over it. */
+export function configFromEnv(env: Env, overrides: Partial<ServerConfig> = {}): ServerConfig {
+  const read: Partial<Record<keyof ServerConfig, unknown>> = {};
+  for (const [key, setting] of settingsOf()) {
+    const value = setting.parse(env[setting.env], setting.env, env);
+    if (value !== undefined) read[key] = value;
   }
-  return parsed;
+  const merged = { ...(read as ServerConfig), ...overrides };
+  if (merged.workers < 1) throw new Error(`the number of workers must be at least 1, not ${merged.workers}`);
+  return merged;
 }
 
-/** A yes-or-no setting: 1 or true, 0 or false; unset or empty: `fallback`. */
-function flag(name: string, value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value === "") return fallback;
-  if (value === "1" || value === "true") return true;
-  if (value === "0" || value === "false") return false;
-  throw new Error(`${name} must be 1 or 0 (true or false), not '${value}'`);
+/** The property commander gives a flag's value under: `--rate-limit-window` is `rateLimitWindow`. */
+export function flagProperty(flag: Flag): string {
+  return flag.name.replace(/^--/, "").replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
 
 /**
- * The admin token the environment gives, refused when it could not be a secret: shorter than
- * MIN_ADMIN_TOKEN_LENGTH, or holding white space or characters a header cannot carry. The message never
- * repeats the value.
+ * The configuration of a command: its flags (by the property commander gives each) over the environment
+ * (the process's, unless given). A flag's value is read as its variable's text would be, so a flag and its
+ * variable take the same values.
  */
-function adminToken(name: string, value: string | undefined): string | undefined {
-  if (value === undefined || value === "") return undefined;
-  if (!/^[\x21-\x7e]+$/.test(value)) {
-    throw new Error(
-      `${name} must be printable ASCII without spaces (it is sent as 'Authorization: Bearer <token>')`,
-    );
+export function configFromFlags(flags: Record<string, unknown>, env: Env = process.env): ServerConfig {
+  const given: Env = { ...env };
+  for (const [, setting] of settingsOf()) {
+    if (!setting.flag) continue;
+    const value = flags[flagProperty(setting.flag)];
+    if (value === undefined || value === false) continue;
+    if (value === true) given[setting.env] = "1";
+    else if (typeof value === "number") given[setting.env] = String(value * (setting.flag.scale ?? 1));
+    else given[setting.env] = String(value);
   }
-  if (value.length < MIN_ADMIN_TOKEN_LENGTH) {
-    throw new Error(
-      `${name} is ${value.length} characters long, too short to be a secret: give at least ` +
-        `${MIN_ADMIN_TOKEN_LENGTH} (for instance 'openssl rand -hex 32')`,
-    );
-  }
-  return value;
+  return configFromEnv(given);
 }
 
-/** The bounds of every wait (timeouts, the connection limit, load shedding), from the environment. */
-function waitBounds(env: NodeJS.ProcessEnv) {
-  const entries = Object.entries(WHOLE_NUMBER_SETTINGS).map(([key, name]) => [
-    key,
-    integer(name, env[name], DEFAULTS[key as keyof typeof WHOLE_NUMBER_SETTINGS]),
-  ]);
-  return Object.fromEntries(entries) as Record<keyof typeof WHOLE_NUMBER_SETTINGS, number>;
-}
-
-export function configFromEnv(env: NodeJS.ProcessEnv, overrides: Partial<ServerConfig> = {}): ServerConfig {
-  const mode = env.NODE_ENV ?? "production";
-  const text = (key: keyof typeof VARIABLES) => env[VARIABLES[key].env];
-  const number = (key: NumberSetting) => integer(VARIABLES[key].env, text(key), DEFAULTS[key]);
-  const validate = text("validateResponses");
-  const config: ServerConfig = {
-    port: number("port"),
-    host: text("host") || DEFAULTS.host,
-    dataDir: resolve(text("dataDir") || DEFAULTS.dataDir),
-    workers: number("workers"),
-    bodyLimit: number("bodyLimit"),
-    rateLimitMax: number("rateLimitMax"),
-    rateLimitWindowMs: number("rateLimitWindowMs"),
-    redisTimeoutMs: number("redisTimeoutMs"),
-    redisPrefix: text("redisPrefix") || DEFAULTS.redisPrefix,
-    statisticsIntervalMinutes: number("statisticsIntervalMinutes"),
-    answerCacheMb: number("answerCacheMb"),
-    validateResponses:
-      validate !== undefined ? validate === "true" : mode === "development" || mode === "test",
-    corsOrigins: (text("corsOrigins") ?? "")
-      .split(",")
-      .map((origin) => origin.trim())
-      .filter(Boolean),
-    logLevel: text("logLevel") || DEFAULTS.logLevel,
-    seed: flag(VARIABLES.seed.env, text("seed"), DEFAULTS.seed),
-    ...waitBounds(env),
-    ...(text("databaseUrl") ? { databaseUrl: text("databaseUrl") } : {}),
-    ...(text("redisUrl") ? { redisUrl: text("redisUrl") } : {}),
-  };
-  const token = adminToken(VARIABLES.adminToken.env, text("adminToken"));
-  if (token !== undefined) config.adminToken = token;
-  const merged = { ...config, ...overrides };
-  if (merged.workers < 1) throw new Error(`the number of workers must be at least 1, not ${merged.workers}`);
-  return merged;
+/** The slot a worker of `serve --workers N` was given by its primary (./cluster.ts); undefined elsewhere. */
+export const WORKER_SLOT = "WORKAPI_WORKER_SLOT";
+export function workerSlot(env: Env = process.env): string | undefined {
+  return env[WORKER_SLOT];
 }

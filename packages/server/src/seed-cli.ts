@@ -1,6 +1,7 @@
 // The seed as an operator runs it: a progress bar on a terminal, plain progress lines otherwise, and a
 // summary of what was created.
 import { Presets, SingleBar } from "cli-progress";
+import { type SandboxSettings, sandboxSettingsOf } from "./config.js";
 import { type SeedOptions, seed } from "./seed/index.js";
 import type { DevUser, Org, Store } from "./store/types.js";
 
@@ -8,7 +9,7 @@ export async function runSeed(
   store: Store,
   org: Org,
   admin: DevUser,
-  options: { works?: number | undefined; seed?: number | undefined },
+  options: { works?: number | undefined; seed?: number | undefined; settings: SandboxSettings },
   out: NodeJS.WriteStream = process.stderr,
 ): Promise<void> {
   const started = Date.now();
@@ -22,6 +23,8 @@ export async function runSeed(
   const seedOptions: SeedOptions = {
     ...(options.works !== undefined ? { works: options.works } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    // The sandboxes the seed makes are made under the server's own settings (its limit of live ones).
+    sandboxSettings: sandboxSettingsOf(options.settings),
     onProgress(done, total) {
       if (bar) {
         if (done === Math.min(total, 250) && !bar.isActive) bar.start(total, 0);

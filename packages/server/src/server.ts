@@ -276,7 +276,8 @@ export async function startServer(config: ServerConfig, options: StartOptions = 
     checkpoints: "backstop",
   });
   const first = await bootstrap(store, { adminToken: config.adminToken });
-  if (first.issued && options.seedOnFirstStart) await runSeed(store, first.org, first.admin, {});
+  if (first.issued && options.seedOnFirstStart)
+    await runSeed(store, first.org, first.admin, { settings: config });
   const statistics =
     options.statistics === false
       ? { stop() {} }

@@ -8,8 +8,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { configFromEnv, type ServerConfig } from "./config.js";
+import { configFromEnv, type ServerConfig, sandboxSettingsOf } from "./config.js";
 import { prepareDemoTemplate } from "./operations/sandboxes.js";
+import { sandboxServices } from "./seed/index.js";
 import { startServer } from "./server.js";
 
 export interface StandInOptions {
@@ -72,7 +73,8 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     const token = readFileSync(join(dataDir, "admin-token"), "utf8").trim();
     // Before any test file asks: the first seeded sandboxes of a suite are then copies of it. (Nothing
     // else writes yet, so this process's own connection writes it beside an idle write thread.)
-    if (options.sandboxTemplate ?? true) await prepareDemoTemplate(running.store);
+    if (options.sandboxTemplate ?? true)
+      await prepareDemoTemplate(running.store, sandboxServices(sandboxSettingsOf(config)).seedDemo);
     let stopped: Promise<void> | undefined;
     return {
       url: running.url,
@@ -92,7 +94,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
 
 /**
  * A database of its own on the PostgreSQL server of `serverUrl`, named `<prefix>_<random>`, and how to drop
- * it (the fault suite and bench:shedding make theirs with it too).
+ * it (the server's tests and benchmarks make theirs with it too, through test/support/databases.mjs).
  */
 export async function temporaryDatabase(
   serverUrl: string,

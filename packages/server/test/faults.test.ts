@@ -20,6 +20,7 @@ import {
   startServerProcess,
 } from "./faults/process.js";
 import { startTestServer } from "./harness.js";
+import { postJson } from "./support/servers.mjs";
 
 const SETTINGS = {
   WORKAPI_HEADERS_TIMEOUT_MS: "1000",
@@ -290,21 +291,12 @@ describe.each(databases)("the stand-in under parallel test suites on %s, as ship
   ])(
     "after a burst of %i sandboxes.create (seeded: %s), the next single request is served",
     async (count, seed) => {
-      const post = (path: string, token: string, body: unknown) =>
-        fetch(`${server.url}${path}`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-          body: JSON.stringify(body),
-        });
+      const post = (path: string, token: string, body: unknown) => postJson(server.url, token, path, body);
       for (let attempt = 0; attempt < 3; attempt++) {
-        const made = await Promise.all(
-          Array.from({ length: count }, () =>
-            post("/sandboxes.create", server.token, { seed }).then(async (answer) => ({
-              status: answer.status,
-              body: (await answer.json()) as { sandbox: { id: string; token: string } },
-            })),
-          ),
-        );
+        const made: Array<{ status: number; body: { sandbox: { id: string; token: string } } }> =
+          await Promise.all(
+            Array.from({ length: count }, () => post("/sandboxes.create", server.token, { seed })),
+          );
         expect(made.map((answer) => answer.status)).toEqual(made.map(() => 201));
         const one = await fetch(`${server.url}/works.list?limit=5`, {
           headers: { authorization: `Bearer ${made[0]?.body.sandbox.token}` },

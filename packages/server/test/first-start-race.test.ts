@@ -3,15 +3,15 @@
 // them prints a first-start token: on a fresh SQLite data directory they share, and on a fresh PostgreSQL
 // database of the test's own (created and dropped here; skipped without DATABASE_URL), also when each is
 // `serve --workers 2` (a primary that makes the organization before its workers start; needs REDIS_URL).
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type OpenStoreOptions, openStore } from "../src/store/open.js";
+import { temporaryStorage } from "./support/databases.mjs";
+import { type ServerChild, startServer } from "./support/servers.mjs";
 
-const cli = new URL("../dist/cli.js", import.meta.url).pathname;
 const { DATABASE_URL, REDIS_URL } = process.env;
 if (!DATABASE_URL) console.warn("first-start race on PostgreSQL skipped: DATABASE_URL is unset");
 if (!REDIS_URL) console.warn("first-start race with --workers skipped: REDIS_URL is unset");
@@ -26,46 +26,16 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Starts `serve`; resolves with what it printed once it has said what became of the admin token. */
-function serve(env: NodeJS.ProcessEnv): { child: ChildProcess; started: Promise<string> } {
-  const child = spawn(
-    process.execPath,
-    [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"],
-    { env: { ...process.env, REDIS_URL: "", ...env }, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  const started = new Promise<string>((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 60_000);
-    child.stdout?.on("data", (chunk) => {
-      output += String(chunk);
-      if (/admin token: |try: curl/.test(output)) {
-        clearTimeout(timer);
-        resolve(output);
-      }
-    });
-    child.stderr?.on("data", (chunk) => {
-      output += String(chunk);
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited with ${code}:\n${output}`));
-    });
-  });
-  return { child, started };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
+/** Starts `serve`; resolves once it has said what became of the admin token. */
+function serve(env: Record<string, string | undefined>): Promise<ServerChild> {
+  return startServer({ env: { REDIS_URL: "", ...env }, until: /admin token: |try: curl/ });
 }
 
 /** Starts two servers at once with `envs`, stops them, and checks what the database holds. */
-async function raceTwo(envs: [NodeJS.ProcessEnv, NodeJS.ProcessEnv], options: OpenStoreOptions) {
+async function raceTwo(envs: Array<Record<string, string | undefined>>, options: OpenStoreOptions) {
   const servers = envs.map(serve);
   try {
-    const outputs = await Promise.all(servers.map((server) => server.started));
+    const outputs = await Promise.all(servers.map(async (server) => (await server).output()));
     const firstStarts = outputs.filter((output) => output.includes("First start"));
     expect(firstStarts, outputs.join("\n----\n")).toHaveLength(1);
     const other = outputs.find((output) => !output.includes("First start")) as string;
@@ -73,7 +43,15 @@ async function raceTwo(envs: [NodeJS.ProcessEnv, NodeJS.ProcessEnv], options: Op
     expect(other).toMatch(/admin token: (in |not in .* already existed)/);
     expect(other).not.toMatch(/wkp_/);
   } finally {
-    await Promise.all(servers.map((server) => stop(server.child)));
+    // A server that failed to start was stopped by startServer.
+    await Promise.all(
+      servers.map((server) =>
+        server.then(
+          (started) => started.stop(),
+          () => undefined,
+        ),
+      ),
+    );
   }
   const store = await openStore(options);
   try {
@@ -90,16 +68,10 @@ async function raceTwo(envs: [NodeJS.ProcessEnv, NodeJS.ProcessEnv], options: Op
 }
 
 /** Two servers (each with `env` besides) started together on a PostgreSQL database of their own. */
-async function raceOnFreshDatabase(env: NodeJS.ProcessEnv) {
-  const { default: pg } = await import("pg");
-  const name = `workapi_race_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
-  await admin.connect();
+async function raceOnFreshDatabase(env: Record<string, string | undefined>) {
+  const storage = await temporaryStorage("postgres", { prefix: "workapi_race" });
   try {
-    await admin.query(`create database ${name}`);
-    const url = new URL(DATABASE_URL as string);
-    url.pathname = `/${name}`;
-    const databaseUrl = url.toString();
+    const databaseUrl = storage.databaseUrl as string;
     await raceTwo(
       [
         { ...env, WORKAPI_DATA_DIR: tempDir(), DATABASE_URL: databaseUrl },
@@ -108,8 +80,7 @@ async function raceOnFreshDatabase(env: NodeJS.ProcessEnv) {
       { databaseUrl },
     );
   } finally {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await storage.remove();
   }
 }
 

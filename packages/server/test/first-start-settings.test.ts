@@ -1,14 +1,12 @@
 // The first start as a service container makes it: an admin token given in advance (WORKAPI_ADMIN_TOKEN) and
 // the demo data loaded on start (WORKAPI_SEED=1), run as a user runs them: the built CLI as a process.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { runCli, startServer } from "./support/servers.mjs";
 
-const cli = new URL("../dist/cli.js", import.meta.url).pathname;
-const run = promisify(execFile);
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 function tempDir(): string {
@@ -26,11 +24,15 @@ afterAll(() => {
 const TOKEN = "ci-token-0123456789abcdef0123456789abcdef";
 const OTHER = "another-token-0123456789abcdef0123456789";
 
-function envOf(dataDir: string, extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, WORKAPI_DATA_DIR: dataDir, DATABASE_URL: "" };
-  delete env.WORKAPI_ADMIN_TOKEN;
-  delete env.WORKAPI_SEED;
-  return Object.assign(env, extra);
+/** The environment over the process's: these cases' own first-start settings, none inherited. */
+function envOf(dataDir: string, extra: Record<string, string>): Record<string, string | undefined> {
+  return {
+    WORKAPI_DATA_DIR: dataDir,
+    DATABASE_URL: "",
+    WORKAPI_ADMIN_TOKEN: undefined,
+    WORKAPI_SEED: undefined,
+    ...extra,
+  };
 }
 
 /**
@@ -38,38 +40,13 @@ function envOf(dataDir: string, extra: Record<string, string>): NodeJS.ProcessEn
  * request, with its URL, everything it printed, and a stop that sends SIGTERM and resolves to the exit code.
  */
 async function serve(dataDir: string, extra: Record<string, string>, until: RegExp) {
-  const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--log-level", "warn"], {
-    env: envOf(dataDir, extra),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let output = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ${until} after 60 s; got:\n${output}`)), 60_000);
-    const read = (chunk: Buffer) => {
-      output += String(chunk);
-      const listening = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (listening && until.test(output)) {
-        clearTimeout(timer);
-        resolve(listening);
-      }
-    };
-    child.stdout?.on("data", read);
-    child.stderr?.on("data", read);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code}; got:\n${output}`));
-    });
-  });
+  const server = await startServer({ env: envOf(dataDir, extra), host: null, until });
+  children.push(server.child);
   // The banner is written before the server answers; what it printed after `until` has arrived by now.
-  expect((await fetch(`${url}/health`)).status).toBe(200);
+  expect((await fetch(`${server.url}/health`)).status).toBe(200);
   await new Promise((resolve) => setTimeout(resolve, 100));
-  const stop = async () => {
-    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    return exited;
-  };
-  return { url, output: () => output, stop };
+  const stop = async () => (await server.stop()).code;
+  return { url: server.url, output: server.output, stop };
 }
 
 /** The banner's last line on a first start, and on a later one. */
@@ -106,9 +83,10 @@ describe("WORKAPI_ADMIN_TOKEN", () => {
 
   it("is the admin token of a first use through another command (token create)", async () => {
     const dataDir = tempDir();
-    const { stderr } = await run(process.execPath, [cli, "token", "create", "--scopes", "tag:read"], {
-      env: envOf(dataDir, { WORKAPI_ADMIN_TOKEN: TOKEN, LOG_LEVEL: "silent" }),
-    });
+    const { stderr } = await runCli(
+      ["token", "create", "--scopes", "tag:read"],
+      envOf(dataDir, { WORKAPI_ADMIN_TOKEN: TOKEN, LOG_LEVEL: "silent" }),
+    );
     expect(stderr).toContain("First start");
     expect(stderr).not.toContain(TOKEN);
     expect(readFileSync(join(dataDir, "admin-token"), "utf8").trim()).toBe(TOKEN);
@@ -123,9 +101,10 @@ describe("WORKAPI_ADMIN_TOKEN", () => {
     ["with a space", "a token with spaces, long enough for the length", /printable ASCII without spaces/],
   ])("is refused %s, before anything is made", async (_case, value, message) => {
     const dataDir = tempDir();
-    const failed = await run(process.execPath, [cli, "serve", "--port", "0"], {
-      env: envOf(dataDir, { WORKAPI_ADMIN_TOKEN: value }),
-    }).catch((error: { code: number; stderr: string }) => error);
+    const failed = await runCli(
+      ["serve", "--port", "0"],
+      envOf(dataDir, { WORKAPI_ADMIN_TOKEN: value }),
+    ).catch((error: { code: number; stderr: string }) => error);
     expect((failed as { code: number }).code).toBe(1);
     const { stderr } = failed as { stderr: string };
     expect(stderr).toMatch(/^workapi-server: WORKAPI_ADMIN_TOKEN /);

@@ -64,6 +64,8 @@ export interface TestServer {
     path: string,
     options?: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> },
   ): Promise<Call>;
+  /** A POST of `body` as JSON with `token` (the admin token when not given) and `headers`: operation tests' call. */
+  post(path: string, body: unknown, token?: string, headers?: Record<string, string>): Promise<Call>;
   /** Issues a token of the admin user (or another subject) with these scopes. */
   token(
     scopes: string[],
@@ -160,6 +162,13 @@ export async function startTestServer(
         // not JSON: the tests that expect JSON fail on the string
       }
       return { status: response.status, headers: response.headers, body: parsed };
+    },
+    post(path, body, token, headers) {
+      return server.call("POST", path, {
+        body,
+        ...(token ? { token } : {}),
+        ...(headers ? { headers } : {}),
+      });
     },
     async token(scopes, options = {}) {
       const org = options.org ?? first.org;

@@ -1,16 +1,13 @@
 // The service's life: data survives a restart, shutdown lets in-flight requests finish, and the operator CLI
 // (first start, token create/revoke, SIGTERM) works as a user runs it.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { createTag } from "./fixtures.js";
 import { startTestServer } from "./harness.js";
+import { runCli, startServer } from "./support/servers.mjs";
 
-const cli = new URL("../dist/cli.js", import.meta.url).pathname;
-const run = promisify(execFile);
 const dirs: string[] = [];
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "workapi-test-"));
@@ -63,36 +60,18 @@ describe("graceful shutdown", () => {
   });
 });
 
-function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(
-      () => reject(new Error(`timed out waiting for ${pattern}; got:\n${output}`)),
-      20_000,
-    );
-    child.stdout?.on("data", (chunk) => {
-      output += String(chunk);
-      if (pattern.test(output)) {
-        clearTimeout(timer);
-        resolve(output);
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited with ${code} before ${pattern}; got:\n${output}`));
-    });
-  });
-}
-
 describe("the workapi-server CLI", () => {
   it("starts on 127.0.0.1 by default, prints the URL, docs and a first-start admin token saved owner-only, and stops on SIGTERM", async () => {
     const dataDir = tempDir();
-    const child = spawn(process.execPath, [cli, "serve", "--port", "0", "--log-level", "warn"], {
-      env: { ...process.env, WORKAPI_DATA_DIR: dataDir, DATABASE_URL: "" },
-      stdio: ["ignore", "pipe", "pipe"],
+    // No --host: the default is the one under test.
+    const server = await startServer({
+      env: { WORKAPI_DATA_DIR: dataDir, DATABASE_URL: "" },
+      host: null,
+      until: /saved in .*admin-token/,
+      timeoutMs: 20_000,
     });
-    const output = await waitForOutput(child, /saved in .*admin-token/);
-    const url = /listening on (http:\/\/\S+)/.exec(output)?.[1] as string;
+    const { url } = server;
+    const output = server.stdout();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(output).toContain(`${url}/docs`);
     const file = join(dataDir, "admin-token");
@@ -106,29 +85,19 @@ describe("the workapi-server CLI", () => {
     expect(docs.headers.get("content-type")).toContain("text/html");
     expect(await docs.text()).toContain("workapi");
 
-    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    expect((await server.stop()).code).toBe(0);
   }, 30_000);
 
   it("issues a token that works and revokes it", async () => {
     const dataDir = tempDir();
-    const env = { ...process.env, WORKAPI_DATA_DIR: dataDir, DATABASE_URL: "" };
-    const created = await run(process.execPath, [cli, "token", "create", "--scopes", "tag:read"], { env });
+    const env = { WORKAPI_DATA_DIR: dataDir, DATABASE_URL: "" };
+    const created = await runCli(["token", "create", "--scopes", "tag:read"], env);
     const secret = created.stdout.trim();
     expect(secret).toMatch(/^wkp_/);
     const id = /issued (\S+)/.exec(created.stderr)?.[1] as string;
 
-    const child = spawn(
-      process.execPath,
-      [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"],
-      {
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    const output = await waitForOutput(child, /docs:/);
-    const url = /listening on (http:\/\/\S+)/.exec(output)?.[1] as string;
+    const server = await startServer({ env, until: /docs:/, timeoutMs: 20_000 });
+    const { url } = server;
     expect((await fetch(`${url}/tags.list`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(
       200,
     );
@@ -137,15 +106,15 @@ describe("the workapi-server CLI", () => {
     });
     expect(forbidden.status).toBe(403);
 
-    await run(process.execPath, [cli, "token", "revoke", id], { env });
+    await runCli(["token", "revoke", id], env);
     const revoked = await fetch(`${url}/tags.list`, { headers: { authorization: `Bearer ${secret}` } });
     expect(revoked.status).toBe(401);
     expect(((await revoked.json()) as { type: string }).type).toBe("token_revoked");
-    child.kill("SIGTERM");
+    await server.stop();
   }, 30_000);
 
   it("explains a bad flag", async () => {
-    const failed = await run(process.execPath, [cli, "serve", "--port", "abc"]).catch(
+    const failed = await runCli(["serve", "--port", "abc"]).catch(
       (error: { stderr: string; code: number }) => error,
     );
     expect((failed as { code: number }).code).not.toBe(0);
@@ -160,36 +129,24 @@ describe("the workapi-server CLI", () => {
       ["token", "create", "--help"],
       ["token", "revoke", "--help"],
     ]) {
-      const { stdout } = await run(process.execPath, [cli, ...args]);
+      const { stdout } = await runCli(args);
       expect(stdout, args.join(" ")).toMatch(/Usage: workapi-server/);
     }
     const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-    expect((await run(process.execPath, [cli, "--version"])).stdout.trim()).toBe(version);
+    expect((await runCli(["--version"])).stdout.trim()).toBe(version);
   });
 });
 
 describe("seeding from the CLI", () => {
   it("loads the demo data set and reports what it created", async () => {
     const dataDir = tempDir();
-    const env = { ...process.env, WORKAPI_DATA_DIR: dataDir, DATABASE_URL: "" };
-    const { stderr } = await run(process.execPath, [cli, "seed", "--works", "60"], { env });
+    const env = { WORKAPI_DATA_DIR: dataDir, DATABASE_URL: "" };
+    const { stderr } = await runCli(["seed", "--works", "60"], env);
     expect(stderr).toMatch(/seeding works: 60\/60/);
     expect(stderr).toMatch(/seeded .* 60 works/);
-    const again = await run(
-      process.execPath,
-      [cli, "token", "create", "--scopes", "issue:read,ticket:read"],
-      { env },
-    );
-    const child = spawn(
-      process.execPath,
-      [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn"],
-      {
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    const output = await waitForOutput(child, /docs:/);
-    const url = /listening on (http:\/\/\S+)/.exec(output)?.[1] as string;
+    const again = await runCli(["token", "create", "--scopes", "issue:read,ticket:read"], env);
+    const server = await startServer({ env, until: /docs:/, timeoutMs: 20_000 });
+    const { url } = server;
     const exported = await fetch(`${url}/works.export`, {
       method: "POST",
       headers: { authorization: `Bearer ${again.stdout.trim()}`, "content-type": "application/json" },
@@ -198,6 +155,6 @@ describe("seeding from the CLI", () => {
     const body = (await exported.json()) as { works: Array<{ type: string }> };
     expect(body.works.length).toBe(24); // 60 works over five types: 12 issues and 12 tickets
     expect(new Set(body.works.map((work) => work.type))).toEqual(new Set(["issue", "ticket"]));
-    child.kill("SIGTERM");
+    await server.stop();
   }, 60_000);
 });

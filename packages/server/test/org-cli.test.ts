@@ -1,15 +1,12 @@
 // The operator's tenancy commands (org create / list / deactivate) and first use through seed or token create
 // on an empty data directory, run as a user runs them: the built CLI as a process.
-import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { startTestServer } from "./harness.js";
+import { runCli } from "./support/servers.mjs";
 
-const cli = new URL("../dist/cli.js", import.meta.url).pathname;
-const exec = promisify(execFile);
 const dirs: string[] = [];
 function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "workapi-org-"));
@@ -20,10 +17,10 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
+/** The command on `dataDir`: SQLite whatever DATABASE_URL the tests run with, and no logs. */
 async function run(dataDir: string, ...args: string[]) {
-  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: "silent" };
-  delete env.DATABASE_URL;
-  return exec("node", [cli, ...args, "--data-dir", dataDir], { env, timeout: 60_000 });
+  const env = { LOG_LEVEL: "silent", DATABASE_URL: undefined };
+  return runCli([...args, "--data-dir", dataDir], env, { timeout: 60_000 });
 }
 
 const SECRET = /wkp_[A-Za-z0-9_-]{20,}/;

@@ -3,55 +3,23 @@
 // (its token, its scenarios, its journal, which holds the requests of both in order), deleted through one it
 // is refused by the other at once, and one past its expiry is deleted by the processes' sweep. Skipped
 // without DATABASE_URL and REDIS_URL.
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TemporaryStorage, temporaryStorage } from "./support/databases.mjs";
+import { type ServerChild, startServer } from "./support/servers.mjs";
 
-const cli = new URL("../dist/cli.js", import.meta.url).pathname;
 const { DATABASE_URL, REDIS_URL } = process.env;
 const both = Boolean(DATABASE_URL && REDIS_URL);
 if (!both) console.warn("sandboxes on two processes skipped: DATABASE_URL and REDIS_URL must both be set");
 
-interface Served {
-  child: ChildProcess;
-  url: string;
-  dataDir: string;
-  exited: Promise<number | null>;
-}
-
-/** Starts `serve` on a data directory of its own; resolves once it prints where it listens. */
-function serve(env: NodeJS.ProcessEnv): Promise<Served> {
-  const dataDir = mkdtempSync(join(tmpdir(), "workapi-sandboxes-scale-"));
-  const child = spawn(
-    process.execPath,
-    [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn", "--data-dir", dataDir],
-    {
-      env: { ...process.env, WORKAPI_MAX_EVENT_LOOP_DELAY_MS: "0", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let output = "";
-  for (const stream of [child.stdout, child.stderr]) stream?.on("data", (chunk) => (output += String(chunk)));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 60_000);
-    const poll = setInterval(() => {
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url && /admin token: |try: curl|already existed/.test(output)) {
-        clearInterval(poll);
-        clearTimeout(timer);
-        resolve({ child, url, dataDir, exited });
-      }
-    }, 20);
-    exited.then((code) => {
-      clearInterval(poll);
-      clearTimeout(timer);
-      reject(new Error(`the server exited with ${code}:\n${output}`));
-    });
+/** Starts `serve` on `storage`; resolves once it prints where it listens and what became of its token. */
+function serve(storage: TemporaryStorage, env: Record<string, string | undefined>): Promise<ServerChild> {
+  return startServer({
+    env: { WORKAPI_MAX_EVENT_LOOP_DELAY_MS: "0", ...env, WORKAPI_DATA_DIR: storage.dataDir },
+    until: /admin token: |try: curl|already existed/,
   });
 }
 
@@ -70,47 +38,37 @@ async function call(url: string, path: string, token: string, body?: unknown, he
 }
 
 describe.skipIf(!both)("sandboxes on two server processes, one PostgreSQL database and one Redis", () => {
-  const name = `workapi_sandboxes_${randomBytes(6).toString("hex")}`;
-  let admin: import("pg").Client;
-  let a: Served | undefined;
-  let b: Served | undefined;
+  const storages: TemporaryStorage[] = [];
+  let a: ServerChild | undefined;
+  let b: ServerChild | undefined;
   let token: string;
   let databaseUrl: string;
 
   beforeAll(async () => {
-    const { default: pg } = await import("pg");
-    admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(DATABASE_URL as string);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    // One database of the test's own, and a data directory for each process.
+    const shared = await temporaryStorage("postgres", { prefix: "workapi_sandboxes" });
+    const other = await temporaryStorage("sqlite", { prefix: "workapi_sandboxes_scale" });
+    storages.push(shared, other);
+    databaseUrl = shared.databaseUrl as string;
     const env = {
       DATABASE_URL: databaseUrl,
       REDIS_URL,
       WORKAPI_REDIS_PREFIX: `workapi-sandboxes-test-${randomBytes(4).toString("hex")}:`,
       WORKAPI_SANDBOX_SWEEP_SECONDS: "1",
     };
-    a = await serve(env);
-    b = await serve(env);
-    token = readFileSync(join(a.dataDir, "admin-token"), "utf8").trim();
+    a = await serve(shared, env);
+    b = await serve(other, env);
+    token = readFileSync(join(shared.dataDir, "admin-token"), "utf8").trim();
   }, 120_000);
 
   afterAll(async () => {
-    for (const served of [a, b]) {
-      if (served?.child.exitCode === null) served.child.kill("SIGTERM");
-      await served?.exited;
-      if (served) rmSync(served.dataDir, { recursive: true, force: true });
-    }
-    if (admin) {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    }
+    for (const served of [a, b]) await served?.stop();
+    for (const storage of storages) await storage.remove();
   });
 
   it("serves through one the sandbox made through the other: token, scenarios, journal, deletion", async () => {
-    const { url: first } = a as Served;
-    const { url: second } = b as Served;
+    const { url: first } = a as ServerChild;
+    const { url: second } = b as ServerChild;
     const made = await call(first, "/sandboxes.create", token, { name: "shared" });
     expect(made.status).toBe(201);
     const sandbox = made.body.sandbox;
@@ -135,17 +93,20 @@ describe.skipIf(!both)("sandboxes on two server processes, one PostgreSQL databa
   });
 
   it("deletes a sandbox past its expiry: one of the processes' sweeps", async () => {
-    const made = await call((a as Served).url, "/sandboxes.create", token, { ttl_seconds: 1, seed: true });
+    const made = await call((a as ServerChild).url, "/sandboxes.create", token, {
+      ttl_seconds: 1,
+      seed: true,
+    });
     expect(made.status).toBe(201);
     const { id, token: own } = made.body.sandbox;
-    expect((await call((b as Served).url, "/tags.list", own)).status).toBe(200);
+    expect((await call((b as ServerChild).url, "/tags.list", own)).status).toBe(200);
     let status = 200;
     for (let waited = 0; waited < 15_000 && status !== 401; waited += 250) {
       await sleep(250);
-      status = (await call((b as Served).url, "/tags.list", own)).status;
+      status = (await call((b as ServerChild).url, "/tags.list", own)).status;
     }
     expect(status).toBe(401);
-    for (const served of [a, b] as Served[]) {
+    for (const served of [a, b] as ServerChild[]) {
       expect((await call(served.url, `/sandboxes.get?id=${encodeURIComponent(id)}`, token)).status).toBe(404);
     }
     // Its token expires with it; the sweep (every second here) then deletes its records.

@@ -7,7 +7,7 @@
 // without Redis it is refused with the reason. Two processes started together on an empty database make one
 // organization: test/first-start-race.test.ts. Skipped without DATABASE_URL and REDIS_URL (the SQLite cases
 // without REDIS_URL).
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
@@ -15,8 +15,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type TemporaryStorage, temporaryStorage } from "./support/databases.mjs";
+import { type ServerChild, startServer } from "./support/servers.mjs";
 
-const cli = new URL("../dist/cli.js", import.meta.url).pathname;
 const { DATABASE_URL, REDIS_URL } = process.env;
 const both = Boolean(DATABASE_URL && REDIS_URL);
 if (!both) console.warn("scale-out on PostgreSQL skipped: DATABASE_URL and REDIS_URL must both be set");
@@ -32,55 +33,19 @@ function tempDir(): string {
   return dir;
 }
 
-interface Served {
-  child: ChildProcess;
-  url: string;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Starts `serve` with `args` and `env`; resolves once it prints where it listens. */
-function serve(args: string[], env: NodeJS.ProcessEnv): Promise<Served> {
-  const child = spawn(
-    process.execPath,
-    [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "warn", ...args],
-    // Not shed on a busy machine: these cases are about processes, not load.
-    {
-      env: { ...process.env, WORKAPI_MAX_EVENT_LOOP_DELAY_MS: "0", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let output = "";
-  child.stdout?.on("data", (chunk) => {
-    output += String(chunk);
-  });
-  child.stderr?.on("data", (chunk) => {
-    output += String(chunk);
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 60_000);
-    const poll = setInterval(() => {
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      // The banner ends with the admin token's line (with workers, printed once every worker listens).
-      if (url && /admin token: |try: curl/.test(output)) {
-        clearInterval(poll);
-        clearTimeout(timer);
-        resolve({ child, url, output: () => output, exited });
-      }
-    }, 20);
-    exited.then((code) => {
-      clearInterval(poll);
-      clearTimeout(timer);
-      reject(new Error(`the server exited with ${code}:\n${output}`));
-    });
+/** Starts `serve` with `args` and `env`; resolves once it prints where it listens and its banner's last line. */
+function serve(args: string[], env: Record<string, string | undefined>): Promise<ServerChild> {
+  // Not shed on a busy machine: these cases are about processes, not load. The banner ends with the admin
+  // token's line (with workers, printed once every worker listens).
+  return startServer({
+    args,
+    env: { WORKAPI_MAX_EVENT_LOOP_DELAY_MS: "0", ...env },
+    until: /admin token: |try: curl/,
   });
 }
 
-async function stop(served: Served | undefined): Promise<number | null | undefined> {
-  if (!served) return undefined;
-  if (served.child.exitCode === null) served.child.kill("SIGTERM");
-  return served.exited;
+async function stop(served: ServerChild | undefined): Promise<number | null | undefined> {
+  return served ? (await served.stop()).code : undefined;
 }
 
 /**
@@ -135,39 +100,29 @@ afterAll(() => {
 });
 
 describe.skipIf(!both)("two server processes on one PostgreSQL database and one Redis", () => {
-  const name = `workapi_scale_${randomBytes(6).toString("hex")}`;
   const prefix = `workapi-scale-test-${randomBytes(4).toString("hex")}:`;
-  let admin: import("pg").Client;
-  let env: NodeJS.ProcessEnv;
-  let a: Served | undefined;
-  let b: Served | undefined;
+  let shared: TemporaryStorage | undefined;
+  let env: Record<string, string | undefined>;
+  let a: ServerChild | undefined;
+  let b: ServerChild | undefined;
   let token: string;
 
   beforeAll(async () => {
-    const { default: pg } = await import("pg");
-    admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const url = new URL(DATABASE_URL as string);
-    url.pathname = `/${name}`;
-    env = { DATABASE_URL: url.toString(), REDIS_URL, WORKAPI_REDIS_PREFIX: prefix };
-    const dataDir = tempDir();
-    a = await serve(["--data-dir", dataDir, "--rate-limit", String(LIMIT)], env);
+    shared = await temporaryStorage("postgres", { prefix: "workapi_scale" });
+    env = { DATABASE_URL: shared.databaseUrl, REDIS_URL, WORKAPI_REDIS_PREFIX: prefix };
+    a = await serve(["--data-dir", shared.dataDir, "--rate-limit", String(LIMIT)], env);
     b = await serve(["--data-dir", tempDir(), "--rate-limit", String(LIMIT)], env);
-    token = readFileSync(join(dataDir, "admin-token"), "utf8").trim();
+    token = readFileSync(join(shared.dataDir, "admin-token"), "utf8").trim();
   }, 120_000);
 
   afterAll(async () => {
     await Promise.all([stop(a), stop(b)]);
-    if (admin) {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    }
+    await shared?.remove();
   });
 
   it("refuses through one a token revoked through the other, at once", async () => {
-    const { url: first } = a as Served;
-    const { url: second } = b as Served;
+    const { url: first } = a as ServerChild;
+    const { url: second } = b as ServerChild;
     const secret = await newToken(first, token);
     expect((await call(second, "/tags.list", secret)).status).toBe(200);
     const listed = await call(first, "/auth-tokens.list", secret);
@@ -181,22 +136,22 @@ describe.skipIf(!both)("two server processes on one PostgreSQL database and one 
   });
 
   it("reads through one the records made through the other", async () => {
-    const created = await call((a as Served).url, "/tags.create", token, { name: "made-on-a" });
+    const created = await call((a as ServerChild).url, "/tags.create", token, { name: "made-on-a" });
     expect(created.status).toBe(201);
     const id = (created.body.tag as { id: string }).id;
-    const read = await call((b as Served).url, "/tags.list?limit=100", token);
+    const read = await call((b as ServerChild).url, "/tags.list?limit=100", token);
     expect(read.status).toBe(200);
     expect((read.body.tags as Array<{ id: string }>).find((tag) => tag.id === id)).toEqual(created.body.tag);
   });
 
   it("counts a token's rate limit across both", async () => {
-    const secret = await newToken((a as Served).url, token);
+    const secret = await newToken((a as ServerChild).url, token);
     for (let i = 0; i < LIMIT; i++) {
-      const through = i % 2 === 0 ? (a as Served) : (b as Served);
+      const through = i % 2 === 0 ? (a as ServerChild) : (b as ServerChild);
       expect((await call(through.url, "/tags.list", secret)).status, `request ${i + 1}`).toBe(200);
     }
     // Each process saw half the limit: only a count shared through Redis refuses the next one.
-    for (const through of [a, b] as Served[]) {
+    for (const through of [a, b] as ServerChild[]) {
       const refused = await call(through.url, "/tags.list", secret);
       expect(refused.status).toBe(429);
       expect(refused.body.type).toBe("too_many_requests");
@@ -219,7 +174,7 @@ describe.skipIf(!both)("two server processes on one PostgreSQL database and one 
       const created = await call(workers.url, "/tags.create", own, { name: "made-by-workers" });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       const id = (created.body.tag as { id: string }).id;
-      const read = await call((a as Served).url, "/tags.list?limit=100", token);
+      const read = await call((a as ServerChild).url, "/tags.list?limit=100", token);
       expect((read.body.tags as Array<{ id: string }>).map((tag) => tag.id)).toContain(id);
 
       process.kill(pids[0] as number, "SIGKILL");

@@ -110,7 +110,6 @@ describe.each(databases)("seeded records on %s", (database) => {
   afterAll(async () => {
     await server.close();
   });
-  const post = (path: string, body: Record<string, unknown>) => server.call("POST", path, { body });
 
   it("answers artifacts.get with a version for every seeded artifact, each attached to a work or a message but the four loose ones", async () => {
     const stored = await server.store.findRecords<{ parent?: { id?: string } }>(server.org.id, "artifact", {
@@ -118,7 +117,7 @@ describe.each(databases)("seeded records on %s", (database) => {
     });
     expect(stored.length).toBeGreaterThan(10);
     for (const artifact of stored) {
-      const res = await post("/artifacts.get", { id: artifact.id });
+      const res = await server.post("/artifacts.get", { id: artifact.id });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.version, artifact.display_id).toMatchObject({ version: expect.any(String) });
       expect(res.body.artifact.file.size).toBeGreaterThan(0);
@@ -131,24 +130,26 @@ describe.each(databases)("seeded records on %s", (database) => {
         /:(issue|ticket|task|incident|opportunity|timeline_entry)\//,
       );
     }
-    const works = (await post("/works.export", { first: 500 })).body.works as Array<{
+    const works = (await server.post("/works.export", { first: 500 })).body.works as Array<{
       artifacts?: unknown[];
     }>;
     expect(works.filter((work) => (work.artifacts ?? []).length > 0).length).toBe(10);
-    const conversations = (await post("/conversations.list", {})).body.conversations as Array<{
+    const conversations = (await server.post("/conversations.list", {})).body.conversations as Array<{
       messages?: Array<{ artifacts?: unknown[] }>;
     }>;
     const withFiles = conversations.filter((c) => (c.messages?.[0]?.artifacts ?? []).length > 0);
     expect(withFiles.length).toBe(8);
     // A file with two uploads answers its first version when asked.
     const [first] = works.flatMap((work) => (work.artifacts ?? []) as Array<{ id: string }>);
-    const v1 = await post("/artifacts.get", { id: first?.id, version: "1" });
+    const v1 = await server.post("/artifacts.get", { id: first?.id, version: "1" });
     expect(v1.body.version.version).toBe("1");
     expect(server.app.violations).toEqual([]);
   });
 
   it("fills the members of every work and part type, every vista kind and comment references", async () => {
-    const works = (await post("/works.export", { first: 500 })).body.works as Array<Record<string, unknown>>;
+    const works = (await server.post("/works.export", { first: 500 })).body.works as Array<
+      Record<string, unknown>
+    >;
     expect(new Set(works.map((work) => work.type))).toEqual(
       new Set(["issue", "ticket", "task", "incident", "opportunity"]),
     );
@@ -170,7 +171,9 @@ describe.each(databases)("seeded records on %s", (database) => {
         sentiment: { label: "neutral" },
       });
     }
-    const parts = (await post("/parts.list", { limit: 100 })).body.parts as Array<Record<string, unknown>>;
+    const parts = (await server.post("/parts.list", { limit: 100 })).body.parts as Array<
+      Record<string, unknown>
+    >;
     expect(new Set(parts.map((part) => part.type))).toEqual(
       new Set(["product", "capability", "feature", "enhancement"]),
     );
@@ -181,7 +184,7 @@ describe.each(databases)("seeded records on %s", (database) => {
         state_v2: "open",
       });
     }
-    const vistas = (await post("/vistas.list", {})).body.vistas as Array<Record<string, unknown>>;
+    const vistas = (await server.post("/vistas.list", {})).body.vistas as Array<Record<string, unknown>>;
     expect(new Set(vistas.map((vista) => vista.type))).toEqual(new Set(["curated", "dynamic", "grouped"]));
     for (const vista of vistas.filter((v) => v.type !== "curated")) {
       expect(vista.filter_type, String(vista.name)).toEqual(expect.any(String));
@@ -189,11 +192,12 @@ describe.each(databases)("seeded records on %s", (database) => {
     const curated = vistas.find((v) => v.type === "curated") as { items: Array<Record<string, unknown>> };
     expect(curated.items[0]).toMatchObject({ title: expect.any(String), owned_by: expect.any(Array) });
     const issue = works.find((work) => work.type === "issue") as { id: string };
-    const entries = (await post("/timeline-entries.list", { object: issue.id })).body.timeline_entries;
+    const entries = (await server.post("/timeline-entries.list", { object: issue.id })).body.timeline_entries;
     const kinds = new Set((entries as Array<{ type: string }>).map((entry) => entry.type));
     expect(kinds).toEqual(new Set(["timeline_comment", "timeline_change_event"]));
     const second = works[1] as { id: string };
-    const comments = (await post("/timeline-entries.list", { object: second.id })).body.timeline_entries;
+    const comments = (await server.post("/timeline-entries.list", { object: second.id })).body
+      .timeline_entries;
     const comment = (comments as Array<Record<string, unknown>>).find((e) => e.type === "timeline_comment");
     expect(comment).toMatchObject({
       body_type: "text",

@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { startStandIn } from "../src/stand-in.js";
+import { postJson } from "./support/servers.mjs";
 
 const postgresUrl = process.env.DATABASE_URL;
 if (!postgresUrl) console.warn("stand-in: DATABASE_URL is not set; the PostgreSQL case is skipped");
@@ -25,18 +26,13 @@ describe.each(["sqlite", "postgres"] as const)("startStandIn on %s", (database) 
     "serves sandboxes with its operator token on a database of its own; stop() closes it and removes the data",
     async () => {
       const standIn = await startStandIn(database === "postgres" ? { databaseUrl: postgresUrl } : {});
-      const post = (path: string, token: string, body: unknown) =>
-        fetch(`${standIn.url}${path}`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-          body: JSON.stringify(body),
-        });
+      const post = (path: string, token: string, body: unknown) => postJson(standIn.url, token, path, body);
       try {
         expect(existsSync(standIn.dataDir)).toBe(true);
         if (database === "postgres") expect(await databaseExists(standIn.databaseUrl ?? "")).toBe(true);
         const made = await post("/sandboxes.create", standIn.token, { name: "stand-in.test.ts" });
         expect(made.status).toBe(201);
-        const { sandbox } = (await made.json()) as { sandbox: { token: string } };
+        const { sandbox } = made.body as { sandbox: { token: string } };
         expect((await post("/tags.create", sandbox.token, { name: "from a sandbox" })).status).toBe(201);
       } finally {
         await standIn.stop();

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { DEFAULTS, sandboxSettingsOf } from "../src/config.js";
 import type { Authenticated } from "../src/core/auth.js";
 import { issueToken } from "../src/core/auth.js";
 import { ApiError, apiError } from "../src/core/errors.js";
@@ -189,7 +190,7 @@ describe("writes on the write thread", () => {
       const input = (i: number) => ({
         value: { type: "task", title: `Closing ${i}`, applies_to_part: part.id, owned_by: [server.admin.id] },
       });
-      const writes = startWriteThread(dir);
+      const writes = startWriteThread(dir, sandboxSettingsOf(DEFAULTS));
       const runs = Array.from({ length: 10 }, (_, i) => writes.run(operation, auth, facts, input(i)));
       await writes.close();
       // works.create answers its work as JSON text (src/core/json-text.ts).

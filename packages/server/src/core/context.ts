@@ -4,6 +4,7 @@
 import type { Actor, DevUser, Org, Store, TokenRecord } from "../store/types.js";
 import { type Authenticated, requireScopes } from "./auth.js";
 import type { Operation } from "./contract.js";
+import type { SandboxServices } from "./sandbox-settings.js";
 
 export interface Context {
   store: Store;
@@ -15,6 +16,8 @@ export interface Context {
   requestId: string;
   /** The base address of this server as the request reached it (`http://host:port`). */
   baseUrl: string;
+  /** The sandboxes' settings, and the seed of their demo data, as the server was given them. */
+  sandboxes: SandboxServices;
   /** Whether the token holds one of the scopes `x-scopes-by-type` gives for this type. */
   allowsType(type: string): boolean;
   /** Throws `forbidden` (naming `objectIds` where the operation carries them) unless allowsType(type). */
@@ -32,6 +35,7 @@ export function contextFor(
   auth: Authenticated,
   operation: Operation,
   { requestId, baseUrl }: RequestFacts,
+  sandboxes: SandboxServices,
 ): Context {
   const typeScopes = (type: string) => operation.scopesByType?.scopes[type] ?? [];
   return {
@@ -43,6 +47,7 @@ export function contextFor(
     operation,
     requestId,
     baseUrl,
+    sandboxes,
     allowsType: (type) => typeScopes(type).some((scope) => auth.token.scopes.includes(scope)),
     requireType(type, objectIds) {
       requireScopes(auth.token, typeScopes(type).length > 0 ? typeScopes(type) : ["(none)"], objectIds);

@@ -12,6 +12,7 @@ import type { Operation } from "./contract.js";
 import { type Handlers, handlerTable } from "./handlers.js";
 import { type Arrived, inputOf } from "./input.js";
 import { JsonChunks } from "./json-text.js";
+import type { SandboxServices } from "./sandbox-settings.js";
 
 /** Where writes run when not in this thread: ../write-thread/ (on a SQLite file). */
 export interface WriteThread {
@@ -30,6 +31,8 @@ export interface ExecutorOptions {
   validateResponses: boolean;
   /** Where answers that break the contract are recorded. */
   violations: string[];
+  /** What the sandboxes' operations are handed (their settings, the demo data's seed). */
+  sandboxes: SandboxServices;
   /** The answers of reads kept while what they read is unchanged (./answers.ts); none: every read runs. */
   answers?: AnswerCache;
 }
@@ -56,7 +59,7 @@ export interface Executor {
 }
 
 export function createExecutor(options: ExecutorOptions): Executor {
-  const { store, writeThread, validateResponses, violations, answers } = options;
+  const { store, writeThread, validateResponses, violations, answers, sandboxes } = options;
   const handlers = handlerTable(options.handlers);
   const checked = async (operation: Operation, answer: unknown) => {
     // Checked whole, then sent whole (development and tests only: production sends chunks as they come).
@@ -80,8 +83,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
   ) => {
     const handler = handlers.get(operation.name);
     if (!handler) throw new Error(`no handler for ${operation.name}`);
-    if (operation.safe) return handler(contextFor(on, caller, operation, facts), input);
-    return on.transaction((tx) => handler(contextFor(tx, caller, operation, facts), input));
+    if (operation.safe) return handler(contextFor(on, caller, operation, facts, sandboxes), input);
+    return on.transaction((tx) => handler(contextFor(tx, caller, operation, facts, sandboxes), input));
   };
   const here = async (operation: Operation, caller: Authenticated, facts: RequestFacts, arrived: Arrived) => {
     return handle(store, operation, caller, facts, inputOf(operation, arrived));

@@ -3,7 +3,6 @@
 // arrived; never a header, so never the token), the latest WORKAPI_SANDBOX_JOURNAL_MAX of each sandbox,
 // before its answer leaves (a journal read right after an answer holds it). `sandboxes.requests.list`
 // reads it. Outside sandboxes nothing is kept.
-import { sandboxSettings } from "../core/sandbox-settings.js";
 import type { Store } from "../store/types.js";
 import { shared } from "./plugin.js";
 import type { SandboxOrgs } from "./sandbox-orgs.js";
@@ -11,10 +10,11 @@ import type { SandboxOrgs } from "./sandbox-orgs.js";
 export interface JournalOptions {
   store: Store;
   sandboxOrgs: SandboxOrgs;
+  /** Requests kept per sandbox (WORKAPI_SANDBOX_JOURNAL_MAX); 0: none. */
+  journalMax: number;
 }
 
-export const journal = shared<JournalOptions>(async (fastify, { store, sandboxOrgs }) => {
-  const { journalMax } = sandboxSettings();
+export const journal = shared<JournalOptions>(async (fastify, { store, sandboxOrgs, journalMax }) => {
   if (journalMax === 0) return;
   fastify.addHook("onSend", async (request, reply, payload) => {
     const operation = request.routeOptions.config.operation;

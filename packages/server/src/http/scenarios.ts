@@ -8,17 +8,17 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { resolveRef } from "@workapi/spec";
 import type { Contract, Operation } from "../core/contract.js";
 import { notPermitted } from "../core/errors.js";
-import { sandboxSettings } from "../core/sandbox-settings.js";
 import { shared } from "./plugin.js";
 import type { SandboxOrgs } from "./sandbox-orgs.js";
 
 export interface ScenariosOptions {
   contract: Contract;
   sandboxOrgs: SandboxOrgs;
+  /** The longest delay a `Prefer: delay` gets (WORKAPI_SANDBOX_MAX_DELAY_MS). */
+  maxDelayMs: number;
 }
 
-export const scenarios = shared<ScenariosOptions>(async (fastify, { contract, sandboxOrgs }) => {
-  const { maxDelayMs } = sandboxSettings();
+export const scenarios = shared<ScenariosOptions>(async (fastify, { contract, sandboxOrgs, maxDelayMs }) => {
   fastify.addHook("preHandler", async (request, reply) => {
     const operation = request.routeOptions.config.operation;
     const prefer = request.headers.prefer;

@@ -7,7 +7,7 @@ import type { Context } from "../core/context.js";
 import { theContract } from "../core/contract.js";
 import { apiError, notFound } from "../core/errors.js";
 import type { Handlers } from "../core/handlers.js";
-import { SANDBOX_ADMIN_SCOPE, sandboxSettings } from "../core/sandbox-settings.js";
+import { type DemoSeeder, SANDBOX_ADMIN_SCOPE } from "../core/sandbox-settings.js";
 import type { JournalRow, SandboxRow } from "../store/sandboxes.js";
 import type { DevUser, Org, Store } from "../store/types.js";
 import { MAX_PAGE } from "./support/records.js";
@@ -21,12 +21,12 @@ const templateName = () => `demo-seed-1@${theContract().spec.info.version}`;
 export const sandboxes = {
   "sandboxes.create": async (ctx, input) => {
     await refuseSandboxCaller(ctx);
-    const settings = sandboxSettings();
+    const { settings, seedDemo } = ctx.sandboxes;
     const store = ctx.store;
     const name = input.name ?? "sandbox";
     const org = await store.createOrg(name);
-    const admin = input.seed ? await copyOfDemoData(store, org) : await newAdmin(store, org);
-    const ttl = input.ttl_seconds ?? settings.ttlSeconds;
+    const admin = input.seed ? await copyOfDemoData(store, org, seedDemo) : await newAdmin(store, org);
+    const ttl = input.ttl_seconds ?? settings.sandboxTtlSeconds;
     // The token expires with the sandbox: refused from then on, before the sweep deletes the sandbox.
     const issued = await issueToken(store, actorOf(org, admin), {
       scopes: theContract().scopes.filter((scope) => scope !== SANDBOX_ADMIN_SCOPE),
@@ -37,7 +37,7 @@ export const sandboxes = {
     // limit is rolled back whole).
     await store.holdLock("sandboxes");
     const live = await store.sandboxes().countLive();
-    if (live >= settings.max) {
+    if (live >= settings.maxSandboxes) {
       throw apiError(
         "conflict",
         `This server holds ${live} live sandboxes, its limit (WORKAPI_MAX_SANDBOXES); delete one first.`,
@@ -51,7 +51,7 @@ export const sandboxes = {
       seeded: input.seed ? 1 : 0,
       created_date: created.toISOString(),
       expires_at: new Date(
-        created.getTime() + (input.ttl_seconds ?? settings.ttlSeconds) * 1000,
+        created.getTime() + (input.ttl_seconds ?? settings.sandboxTtlSeconds) * 1000,
       ).toISOString(),
     };
     await store.sandboxes().insert({ ...row, org_number: org.number });
@@ -113,8 +113,8 @@ async function newAdmin(store: Store, org: Org): Promise<DevUser> {
  * A copy of the demo data set in `org`, whose first user (the admin) it answers: the rows of the organization
  * kept for copies (see demoTemplate), copied in a few statements instead of the seed run again.
  */
-async function copyOfDemoData(store: Store, org: Org): Promise<DevUser> {
-  const template = await store.getOrg(await demoTemplate(store));
+async function copyOfDemoData(store: Store, org: Org, seedDemo: DemoSeeder): Promise<DevUser> {
+  const template = await store.getOrg(await demoTemplate(store, seedDemo));
   if (!template) throw new Error("the sandbox template is gone");
   return store.sandboxes().copyOrg(template, org);
 }
@@ -123,7 +123,7 @@ async function copyOfDemoData(store: Store, org: Org): Promise<DevUser> {
  * The organization the demo data set is kept in for copies, made by the seed when this release has none
  * (under the lock "sandbox-template", taken only while it is missing, so once however many processes ask).
  */
-async function demoTemplate(store: Store): Promise<string> {
+async function demoTemplate(store: Store, seedDemo: DemoSeeder): Promise<string> {
   const rows = store.sandboxes();
   const name = templateName();
   const kept = await rows.template(name);
@@ -133,7 +133,6 @@ async function demoTemplate(store: Store): Promise<string> {
   if (made) return made;
   const template = await store.createOrg("Sandbox template: demo data set 1");
   const admin = await newAdmin(store, template);
-  const { seed } = await import("../seed/index.js");
   // Inside this transaction; PostgreSQL's statistics are gathered by ANALYZE alone (no VACUUM in a transaction).
   const seeding = new Proxy(store, {
     get(target, property) {
@@ -142,7 +141,7 @@ async function demoTemplate(store: Store): Promise<string> {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  await seed(seeding, template, admin, { sandboxes: false });
+  await seedDemo(seeding, template, admin);
   await rows.setTemplate(name, template.id);
   return template.id;
 }
@@ -152,8 +151,8 @@ async function demoTemplate(store: Store): Promise<string> {
  * so that a suite's first seeded sandboxes are copies, not a seed run (a second of work, which every create
  * arriving meanwhile waits for).
  */
-export async function prepareDemoTemplate(store: Store): Promise<void> {
-  await store.transaction(demoTemplate);
+export async function prepareDemoTemplate(store: Store, seedDemo: DemoSeeder): Promise<void> {
+  await store.transaction((tx) => demoTemplate(tx, seedDemo));
 }
 
 function pageOf(input: { cursor?: string; mode?: "after" | "before"; limit?: number }) {

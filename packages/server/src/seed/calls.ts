@@ -2,6 +2,7 @@
 // organization's admin holding every scope, so each seeded record is checked against the contract and made
 // the way a client's request would make it.
 
+import { DEFAULTS, type SandboxSettings, sandboxSettingsOf } from "../config.js";
 import { actorOf } from "../core/auth.js";
 import type { Operation } from "../core/contract.js";
 import { ApiError } from "../core/errors.js";
@@ -9,8 +10,20 @@ import { createExecutor } from "../core/executor.js";
 import type { Input, InterfaceName, Output } from "../core/handlers.js";
 import type { Arrived } from "../core/input.js";
 import { JsonText } from "../core/json-text.js";
+import type { SandboxServices } from "../core/sandbox-settings.js";
 import { handlers } from "../operations/index.js";
 import type { DevUser, Org, Store, TokenRecord } from "../store/types.js";
+
+/**
+ * The sandboxes' services of the seed's own calls: it makes sandboxes without the demo data (./sandboxes.ts),
+ * so it has no seed to hand them (and cannot import one: ./index.ts imports this module).
+ */
+function seedsNone(settings: SandboxSettings): SandboxServices {
+  return {
+    settings,
+    seedDemo: () => Promise.reject(new Error("the seed makes no sandbox with the demo data set")),
+  };
+}
 
 /** Calls operations on `store` as the organization's admin, with every scope. */
 export function seedCaller(
@@ -19,6 +32,7 @@ export function seedCaller(
   user: DevUser,
   operations: Map<string, Operation>,
   scopes: string[],
+  sandboxSettings: SandboxSettings = sandboxSettingsOf(DEFAULTS),
 ) {
   const now = new Date().toISOString();
   const token: TokenRecord = {
@@ -41,7 +55,13 @@ export function seedCaller(
     object_version: 1,
   };
   const caller = { actor: actorOf(org, user), org, user, token };
-  const executor = createExecutor({ store, handlers, validateResponses: false, violations: [] });
+  const executor = createExecutor({
+    store,
+    handlers,
+    validateResponses: false,
+    violations: [],
+    sandboxes: seedsNone(sandboxSettings),
+  });
   const facts = { requestId: "seed", baseUrl: "http://localhost" };
   const run = async (name: InterfaceName, arrived: Arrived): Promise<unknown> => {
     const operation = operations.get(name);

@@ -11,8 +11,10 @@
 // Random choices come from a seeded generator: the same seed gives the same data.
 // Each family (or group of families made together) has its builder in this folder; seed() runs them in order,
 // so the records, and the random draws, come in the same order every time.
+import type { SandboxSettings } from "../config.js";
 import { actorOf } from "../core/auth.js";
 import { theContract } from "../core/contract.js";
+import type { DemoSeeder, SandboxServices } from "../core/sandbox-settings.js";
 import { storeSession } from "../operations/observability.js";
 import type { DevUser, Org, Store } from "../store/types.js";
 import { type Call, seedCaller } from "./calls.js";
@@ -35,6 +37,8 @@ export interface SeedOptions {
   seed?: number;
   /** Also make the sandboxes the docs' examples name (default true; not in a sandbox's own data). */
   sandboxes?: boolean;
+  /** The settings of the sandboxes the seed makes (default: the settings' defaults). */
+  sandboxSettings?: SandboxSettings;
   /** Called as work items are created: (done, total). */
   onProgress?: (done: number, total: number) => void;
 }
@@ -68,7 +72,9 @@ export async function seed(
   };
   /** Runs `fn` in one transaction, with a caller on it. */
   const run = async <T>(fn: (call: Call, tx: Store) => Promise<T>): Promise<T> =>
-    store.transaction((tx) => fn(seedCaller(tx, org, admin, operations, contract.scopes), tx));
+    store.transaction((tx) =>
+      fn(seedCaller(tx, org, admin, operations, contract.scopes, options.sandboxSettings), tx),
+    );
 
   const setup = await run((call, tx) => makeSetup({ call, rnd, count }, tx, org, admin));
   const works = await makeWorks(run, { rnd, count }, setup, {
@@ -98,7 +104,18 @@ export async function seed(
   return summary;
 }
 
-/** The demo data goes into a fresh organization only. */
+/**
+ * The sandboxes' operations' services, for a server with these settings: the seed of a seeded sandbox's
+ * template is this data set (without the docs' sandboxes, which a sandbox's own data does not hold). The
+ * server's composition roots (../app.ts, ../write-thread/thread.ts, ../stand-in.ts) hand them down, so that
+ * ../operations/sandboxes.ts reaches the seed without importing it.
+ */
+export function sandboxServices(settings: SandboxSettings): SandboxServices {
+  const seedDemo: DemoSeeder = (store, org, admin) =>
+    seed(store, org, admin, { sandboxes: false, sandboxSettings: settings });
+  return { settings, seedDemo };
+}
+
 /** Whether the data set of `seedNumber` is loaded: its first work item (external_ref `seed-<n>-1`) exists. */
 export async function demoDataLoaded(store: Store, org: Org, seedNumber: number): Promise<boolean> {
   const found = await store.findRecords(org.id, "work", {

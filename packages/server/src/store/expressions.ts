@@ -2,7 +2,7 @@
 // collation, row locks), the Expressions class builds the right fragment.
 import { type Expression, type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from "kysely";
 import type { Position } from "./cursors.js";
-import type { DialectName } from "./migrations.js";
+import type { DialectName } from "./dialect.js";
 import type { DB } from "./tables.js";
 import type { Filter, SortKey } from "./types.js";
 

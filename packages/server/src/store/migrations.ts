@@ -2,11 +2,12 @@
 // records applied migrations in its own table and skips them on the next start; new migrations are appended
 // to MIGRATIONS under a name that sorts after the existing ones, never edited once released.
 import { type Kysely, type Migration, type MigrationProvider, type RawBuilder, sql } from "kysely";
+import type { DialectName } from "./dialect.js";
 import { postgresChanges, postgresChangesAtCommit } from "./postgres-changes.js";
 import { sandboxesMigration } from "./sandbox-migration.js";
 import type { DB } from "./tables.js";
 
-export type DialectName = "sqlite" | "postgres";
+export type { DialectName };
 
 export function migrationProvider(dialect: DialectName): MigrationProvider {
   const migrations: Record<string, Migration> = {

@@ -1,7 +1,7 @@
 // Migration 0010_sandboxes: the sandboxes (./sandboxes.ts), their request journals and the organizations the
 // demo data set is kept in for copies. Every statement uses IF NOT EXISTS, so an interrupted run can repeat.
 import { type Kysely, type Migration, sql } from "kysely";
-import type { DialectName } from "./migrations.js";
+import type { DialectName } from "./dialect.js";
 
 export function sandboxesMigration(dialect: DialectName): Migration {
   const pg = dialect === "postgres";

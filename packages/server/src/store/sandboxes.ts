@@ -7,31 +7,19 @@ import { decodeCursor, encodeCursor, listHash } from "./cursors.js";
 import { now, toDevUser } from "./rows.js";
 import type { SqlContext } from "./sql-context.js";
 import type { DB, DevUsersTable } from "./tables.js";
-import type { DevUser, Org, PageOf } from "./types.js";
+import type {
+  DevUser,
+  JournalRow,
+  NewJournalEntry,
+  Org,
+  PageOf,
+  PageRequest,
+  SandboxQueries,
+  SandboxRow,
+} from "./types.js";
 
-export interface SandboxRow {
-  /** The organization of the sandbox; also the sandbox's id. */
-  org_id: string;
-  /** The organization whose admin made it: only it sees the sandbox. */
-  owner_org_id: string;
-  name: string;
-  seeded: number;
-  created_date: string;
-  expires_at: string;
-}
-
-export interface JournalRow {
-  seq: number | string;
-  org_id: string;
-  operation: string;
-  method: string;
-  path: string;
-  query: string;
-  /** JSON text of the body as sent; null without one. */
-  body: string | null;
-  status: number;
-  time: string;
-}
+// The rows' types are the store interface's (./types.ts), which this class implements; named here too for its callers.
+export type { JournalRow, PageRequest, SandboxRow };
 
 type TemplatesTable = {
   name: string;
@@ -44,16 +32,8 @@ type SandboxTables = {
   sandbox_templates: TemplatesTable;
 };
 
-type NewJournalEntry = Omit<JournalRow, "seq">;
-
-export interface PageRequest {
-  cursor?: string;
-  mode?: "after" | "before";
-  limit: number;
-}
-
 /** The sandbox queries, on the store's connection or transaction. */
-export class SandboxStore {
+export class SandboxStore implements SandboxQueries {
   readonly #ctx: SqlContext;
   readonly #db: Kysely<DB & SandboxTables>;
 

@@ -3,10 +3,10 @@
 // named locks that serialize a transaction with the same one in every other process.
 import { type Kysely, sql } from "kysely";
 import type { CompiledQueries } from "./compiled-queries.js";
+import type { DialectName } from "./dialect.js";
 import type { SqliteDocumentStreams } from "./document-streams.js";
 import type { Expressions } from "./expressions.js";
 import type { ListShapes } from "./list-shapes.js";
-import type { DialectName } from "./migrations.js";
 import type { DB } from "./tables.js";
 
 export interface SqlContext {

@@ -2,7 +2,6 @@
 // (better-sqlite3, the embedded default) and on PostgreSQL (pg), both through Kysely; the same tests run
 // against both. Everything is scoped to a dev organization: no method reads or writes across organizations.
 import type { Changes, Snapshot } from "./changes.js";
-import type { SandboxStore } from "./sandboxes.js";
 
 /** A user summary as records carry it (`created_by`, `owned_by`...). */
 export interface UserRef {
@@ -208,7 +207,7 @@ export interface Store {
    */
   updateStatistics(): Promise<void>;
   /** The sandboxes and their journals (./sandboxes.ts), on this store's connection or transaction. */
-  sandboxes(): SandboxStore;
+  sandboxes(): SandboxQueries;
 
   // Organizations, users, tokens.
   createOrg(name: string): Promise<Org>;
@@ -306,4 +305,65 @@ export interface Store {
     key: string,
   ): Promise<Iterable<Buffer> | AsyncIterable<Buffer>>;
   countRecords(orgId: string, kind: string, filter?: Filter): Promise<number>;
+}
+
+// The sandboxes' rows and queries. They are declared here and implemented by ./sandboxes.ts, so that the store's
+// interface names them without importing the module that imports it.
+
+export interface SandboxRow {
+  /** The organization of the sandbox; also the sandbox's id. */
+  org_id: string;
+  /** The organization whose admin made it: only it sees the sandbox. */
+  owner_org_id: string;
+  name: string;
+  seeded: number;
+  created_date: string;
+  expires_at: string;
+}
+
+export interface JournalRow {
+  seq: number | string;
+  org_id: string;
+  operation: string;
+  method: string;
+  path: string;
+  query: string;
+  /** JSON text of the body as sent; null without one. */
+  body: string | null;
+  status: number;
+  time: string;
+}
+
+export type NewJournalEntry = Omit<JournalRow, "seq">;
+
+export interface PageRequest {
+  cursor?: string;
+  mode?: "after" | "before";
+  limit: number;
+}
+
+/** The sandbox queries (./sandboxes.ts), on the store's connection or transaction. */
+export interface SandboxQueries {
+  insert(row: SandboxRow & { org_number: number }): Promise<void>;
+  /** The sandbox whose organization is `orgId` (whoever made it), if that organization is a sandbox. */
+  byOrg(orgId: string): Promise<SandboxRow | undefined>;
+  /** How many sandboxes are live (not past their expiry), in every organization. */
+  countLive(at?: string): Promise<number>;
+  /** The live sandboxes `ownerOrgId` made, oldest first, one page. */
+  list(ownerOrgId: string, page: PageRequest, at?: string): Promise<PageOf<SandboxRow>>;
+  /** The sandboxes past their expiry (at most `limit`). */
+  expired(limit: number, at?: string): Promise<string[]>;
+  /** Deletes an organization and everything of it; rows already gone are no error. */
+  deleteOrg(orgId: string): Promise<void>;
+  /** Adds a request to a sandbox's journal and drops its oldest past `keep`. */
+  journal(entry: NewJournalEntry, keep: number): Promise<void>;
+  /** One page of a sandbox's journal, oldest first, optionally of one operation. */
+  requests(orgId: string, operation: string | undefined, page: PageRequest): Promise<PageOf<JournalRow>>;
+  /** The organization the demo data set is loaded into for copies, under `name`, if it was made. */
+  template(name: string): Promise<string | undefined>;
+  setTemplate(name: string, orgId: string): Promise<void>;
+  /** Copies everything of organization `from` into the empty organization `to`; answers the copy of its first user. */
+  copyOrg(from: Org, to: Org): Promise<DevUser>;
+  /** The planner's statistics after a bulk load, where a transaction may gather them (PostgreSQL). */
+  analyze(): Promise<void>;
 }

@@ -5,6 +5,7 @@
 // one connection) the executor runs writes in this thread.
 import { Worker } from "node:worker_threads";
 import type { WriteThread } from "../core/executor.js";
+import type { SandboxSettings } from "../core/sandbox-settings.js";
 import { threadScript } from "../store/thread-script.js";
 import { CallerSender, fromAnswer, toMessage, type WriteAnswer } from "./messages.js";
 
@@ -12,10 +13,13 @@ import { CallerSender, fromAnswer, toMessage, type WriteAnswer } from "./message
  * Writes run on a thread of their own, over its own connections to the SQLite file in `dataDir`. The thread
  * starts alongside: reads are served at once, and a write that comes before it is ready waits for it.
  */
-export function startWriteThread(dataDir: string): WriteThread {
+export function startWriteThread(dataDir: string, sandboxSettings: SandboxSettings): WriteThread {
   // The writes sent and not yet answered, counted here and there: the thread's group commits split them.
   const inFlight = new Int32Array(new SharedArrayBuffer(4));
-  const thread = new Worker(threadScript("write-thread/thread"), { workerData: { dataDir, inFlight } });
+  const thread = new Worker(threadScript("write-thread/thread"), {
+    // The thread runs the sandboxes' creates: it is given their settings, as it reads no environment.
+    workerData: { dataDir, inFlight, sandboxSettings },
+  });
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   const callers = new CallerSender();
   let next = 0;

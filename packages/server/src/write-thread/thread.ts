@@ -5,13 +5,19 @@ import { parentPort, workerData } from "node:worker_threads";
 import type { Authenticated } from "../core/auth.js";
 import { theContract } from "../core/contract.js";
 import { createExecutor } from "../core/executor.js";
+import type { SandboxSettings } from "../core/sandbox-settings.js";
 import { handlers } from "../operations/index.js";
+import { sandboxServices } from "../seed/index.js";
 import { openStore } from "../store/open.js";
 import { CallerKeys, callerOf, fromMessage, toAnswer, type WriteRequest } from "./messages.js";
 
 if (!parentPort) throw new Error("write-thread/thread.js runs as a thread of the server");
 const port = parentPort;
-const { dataDir, inFlight } = workerData as { dataDir: string; inFlight: Int32Array };
+const { dataDir, inFlight, sandboxSettings } = workerData as {
+  dataDir: string;
+  inFlight: Int32Array;
+  sandboxSettings: SandboxSettings;
+};
 // Its commits are the server's writes: the WAL checkpoints they would run go to a thread of their own.
 const store = await openStore({
   dataDir,
@@ -20,7 +26,14 @@ const store = await openStore({
 });
 const operations = new Map(theContract().operations.map((op) => [op.name, op]));
 // Answers are checked against the contract by the main thread's executor, which gets them from here.
-const executor = createExecutor({ store, handlers, validateResponses: false, violations: [] });
+// The seed a seeded sandbox's template needs is handed to the operations here, this thread's composition root.
+const executor = createExecutor({
+  store,
+  handlers,
+  validateResponses: false,
+  violations: [],
+  sandboxes: sandboxServices(sandboxSettings),
+});
 const callers = new CallerKeys<Authenticated>();
 
 port.on("message", async (message: WriteRequest | string) => {

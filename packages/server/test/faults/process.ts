@@ -1,17 +1,13 @@
 // The real server for the fault suite: `node dist/cli.js serve` as an operator starts it (run `pnpm run build`
-// first), on a free port, with an organization of its own, and raw connections to it that send exactly the
-// bytes a test gives and time what comes back. On PostgreSQL each server gets a database of its own, dropped
-// when it exits.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+// first; ../support/servers.mjs), on a free port, with an organization of its own, and raw connections to it
+// that send exactly the bytes a test gives and time what comes back. On PostgreSQL each server gets a database
+// of its own (../support/databases.mjs), dropped when it exits.
+import type { ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
-import { temporaryDatabase } from "../../src/stand-in.js";
-
-const cli = new URL("../../dist/cli.js", import.meta.url).pathname;
-const run = promisify(execFile);
+import { temporaryStorage } from "../support/databases.mjs";
+import { runCli, startServer } from "../support/servers.mjs";
 
 export type Database = "sqlite" | "postgres";
 
@@ -30,62 +26,29 @@ export async function startServerProcess(
   database: Database,
   settings: Record<string, string>,
 ): Promise<ServerProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), "workapi-faults-"));
-  const own =
-    database === "postgres"
-      ? await temporaryDatabase(process.env.DATABASE_URL as string, "faults")
-      : undefined;
-  const env = {
-    ...process.env,
-    ...settings,
-    WORKAPI_DATA_DIR: dataDir,
-    DATABASE_URL: own?.url ?? "",
-    REDIS_URL: "",
-  };
-  const tokenFile = join(dataDir, "faults-token");
-  await run(process.execPath, [cli, "org", "create", "--name", "faults", "--token-file", tokenFile], { env });
-  const token = readFileSync(tokenFile, "utf8").trim();
-  const child = spawn(
-    process.execPath,
-    [cli, "serve", "--port", "0", "--host", "127.0.0.1", "--log-level", "error"],
-    { env, stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  const cleanedUp = exited.finally(async () => {
-    rmSync(dataDir, { recursive: true, force: true });
-    await own?.drop();
-  });
-  const url = await listeningUrl(child);
-  return {
-    url,
-    port: Number(new URL(url).port),
-    token,
-    child,
-    async stop() {
-      const started = Date.now();
-      if (child.exitCode === null) child.kill("SIGTERM");
-      const code = await exited;
-      const ms = Date.now() - started;
-      await cleanedUp;
-      return { code, ms };
-    },
-  };
-}
-
-function listeningUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let output = "";
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 30_000);
-    child.stdout?.on("data", (chunk) => {
-      output += String(chunk);
-      const url = /listening on (http:\/\/\S+)/.exec(output)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve(url);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`the server exited with ${code}:\n${output}`)));
-  });
+  const storage = await temporaryStorage(database, { prefix: "faults" });
+  try {
+    const env = { ...settings, ...storage.env, REDIS_URL: "" };
+    const tokenFile = join(storage.dataDir, "faults-token");
+    await runCli(["org", "create", "--name", "faults", "--token-file", tokenFile], env);
+    const token = readFileSync(tokenFile, "utf8").trim();
+    const server = await startServer({ env, logLevel: "error", stderr: "inherit", timeoutMs: 30_000 });
+    const cleanedUp = server.exited.finally(() => storage.remove());
+    return {
+      url: server.url,
+      port: server.port,
+      token,
+      child: server.child,
+      async stop() {
+        const stopped = await server.stop();
+        await cleanedUp;
+        return stopped;
+      },
+    };
+  } catch (error) {
+    await storage.remove();
+    throw error;
+  }
 }
 
 /** What came back on a raw connection: the answer's status, headers and parsed body, and when it closed. */

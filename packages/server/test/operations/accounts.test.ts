@@ -7,9 +7,6 @@ describe.each(databases)("accounts on %s", (database) => {
   let server: TestServer;
   let owner: { id: string; display_id: string };
 
-  const post = (path: string, body: unknown, token?: string) =>
-    server.call("POST", path, { body, ...(token ? { token } : {}) });
-
   beforeAll(async () => {
     server = await startTestServer(database);
     owner = await server.store.createDevUser(server.org, {
@@ -24,7 +21,7 @@ describe.each(databases)("accounts on %s", (database) => {
   describe("accounts", () => {
     describe("accounts.create", () => {
       it("creates an account with every field, owned by the caller unless told", async () => {
-        const res = await post("/accounts.create", {
+        const res = await server.post("/accounts.create", {
           display_name: "Globex Corporation",
           description: "Makes globes.",
           domains: ["globex.example"],
@@ -45,13 +42,13 @@ describe.each(databases)("accounts on %s", (database) => {
           object_version: 1,
         });
         expect(res.body.account.display_id).toMatch(/^ACC-\d+$/);
-        const plain = await post("/accounts.create", { display_name: "Initech" });
+        const plain = await server.post("/accounts.create", { display_name: "Initech" });
         expect(plain.body.account.owned_by).toEqual([expect.objectContaining({ id: server.admin.id })]);
       });
 
       it("refuses an external reference another account has with 409", async () => {
-        await post("/accounts.create", { display_name: "Hooli", external_refs: ["crm-500"] });
-        const again = await post("/accounts.create", {
+        await server.post("/accounts.create", { display_name: "Hooli", external_refs: ["crm-500"] });
+        const again = await server.post("/accounts.create", {
           display_name: "Hooli 2",
           external_refs: ["new", "crm-500"],
         });
@@ -68,35 +65,38 @@ describe.each(databases)("accounts on %s", (database) => {
       });
 
       it("refuses unknown owners, repeated references and an empty name", async () => {
-        const unknown = await post("/accounts.create", { display_name: "X", owned_by: ["DEVU-9999"] });
+        const unknown = await server.post("/accounts.create", { display_name: "X", owned_by: ["DEVU-9999"] });
         expect(unknown.status).toBe(400);
         expect(unknown.body).toMatchObject({ type: "invalid_id", field_name: "owned_by.0" });
-        const repeated = await post("/accounts.create", { display_name: "X", external_refs: ["a", "a"] });
+        const repeated = await server.post("/accounts.create", {
+          display_name: "X",
+          external_refs: ["a", "a"],
+        });
         expect(repeated.status).toBe(400);
-        const empty = await post("/accounts.create", { display_name: "" });
+        const empty = await server.post("/accounts.create", { display_name: "" });
         expect(empty.status).toBe(400);
         expect(empty.body.field_name).toBe("display_name");
-        const missing = await post("/accounts.create", {});
+        const missing = await server.post("/accounts.create", {});
         expect(missing.body).toMatchObject({ type: "missing_required_field", field_name: "display_name" });
       });
     });
 
     describe("accounts.get", () => {
       it("gets an account by id or display id, and 404s an unknown one", async () => {
-        const made = (await post("/accounts.create", { display_name: "Umbrella" })).body.account;
+        const made = (await server.post("/accounts.create", { display_name: "Umbrella" })).body.account;
         const byGet = await server.call("GET", `/accounts.get?id=${made.display_id}`);
         expect(byGet.status).toBe(200);
         expect(byGet.body.account).toEqual(made);
-        const byPost = await post("/accounts.get", { id: made.id });
+        const byPost = await server.post("/accounts.get", { id: made.id });
         expect(byPost.body).toEqual(byGet.body);
-        const missing = await post("/accounts.get", { id: "ACC-99999" });
+        const missing = await server.post("/accounts.get", { id: "ACC-99999" });
         expect(missing.status).toBe(404);
         expect(missing.body.type).toBe("not_found");
       });
 
       it("needs the account scopes", async () => {
         for (const scope of ["account:write", "account:all"]) {
-          const res = await post(
+          const res = await server.post(
             "/accounts.create",
             { display_name: `By ${scope}` },
             await server.token([scope]),
@@ -104,12 +104,12 @@ describe.each(databases)("accounts on %s", (database) => {
           expect(res.status, scope).toBe(201);
         }
         const readOnly = await server.token(["account:read"]);
-        expect((await post("/accounts.create", { display_name: "No" }, readOnly)).status).toBe(403);
+        expect((await server.post("/accounts.create", { display_name: "No" }, readOnly)).status).toBe(403);
         expect((await server.call("GET", "/accounts.list", { token: readOnly })).status).toBe(200);
-        const made = (await post("/accounts.create", { display_name: "Scoped" })).body.account;
-        expect((await post("/accounts.get", { id: made.id }, readOnly)).status).toBe(200);
+        const made = (await server.post("/accounts.create", { display_name: "Scoped" })).body.account;
+        expect((await server.post("/accounts.get", { id: made.id }, readOnly)).status).toBe(200);
         const none = await server.token(["rev_org:read"]);
-        expect((await post("/accounts.get", { id: made.id }, none)).status).toBe(403);
+        expect((await server.post("/accounts.get", { id: made.id }, none)).status).toBe(403);
         expect((await server.call("GET", "/accounts.list", { token: none })).status).toBe(403);
       });
     });

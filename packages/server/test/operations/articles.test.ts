@@ -10,10 +10,8 @@ describe.each(databases)("articles on %s", (database) => {
   let product: { id: string; display_id: string; name: string };
   let tag: { id: string };
 
-  const post = (path: string, body: unknown, token?: string) =>
-    server.call("POST", path, { body, ...(token ? { token } : {}) });
   const create = (body: Record<string, unknown>, token?: string) =>
-    post(
+    server.post(
       "/articles.create",
       { owned_by: [server.admin.id], resource: { url: "https://docs.example.com/a" }, ...body },
       token,
@@ -25,14 +23,14 @@ describe.each(databases)("articles on %s", (database) => {
       email: "ann@example.com",
       full_name: "Ann Author",
     });
-    const part = await post("/parts.create", {
+    const part = await server.post("/parts.create", {
       type: "product",
       name: "Billing",
       owned_by: [server.admin.id],
     });
     expect(part.status, JSON.stringify(part.body)).toBe(201);
     product = part.body.part;
-    tag = (await post("/tags.create", { name: "how-to" })).body.tag;
+    tag = (await server.post("/tags.create", { name: "how-to" })).body.tag;
   });
   afterAll(async () => {
     await server.close();
@@ -57,8 +55,8 @@ describe.each(databases)("articles on %s", (database) => {
     });
 
     it("keeps every field, and files become the article's", async () => {
-      const content = (await post("/artifacts.prepare", { file_name: "guide.pdf" })).body.id;
-      const extracted = (await post("/artifacts.prepare", { file_name: "guide.txt" })).body.id;
+      const content = (await server.post("/artifacts.prepare", { file_name: "guide.pdf" })).body.id;
+      const extracted = (await server.post("/artifacts.prepare", { file_name: "guide.txt" })).body.id;
       const res = await create({
         title: "Exporting a report",
         description: "How to export a report as CSV.",
@@ -85,7 +83,7 @@ describe.each(databases)("articles on %s", (database) => {
         extracted_content: [{ id: extracted }],
         tags: [{ tag: { id: tag.id, name: "how-to" } }],
       });
-      const files = await post("/artifacts.list", { parent_id: article.display_id });
+      const files = await server.post("/artifacts.list", { parent_id: article.display_id });
       expect(files.body.artifacts.map((a: { id: string }) => a.id).sort()).toEqual(
         [content, extracted].sort(),
       );
@@ -102,13 +100,16 @@ describe.each(databases)("articles on %s", (database) => {
         display_id: parent.display_id,
         title: "Handbook",
       });
-      const viaParent = await post("/articles.get", {
+      const viaParent = await server.post("/articles.get", {
         id: block.body.article.id,
         parent_article_id: parent.id,
       });
       expect(viaParent.status).toBe(200);
       expect(viaParent.body.article.title).toBe("Chapter 1");
-      const wrong = await post("/articles.get", { id: parent.id, parent_article_id: block.body.article.id });
+      const wrong = await server.post("/articles.get", {
+        id: parent.id,
+        parent_article_id: block.body.article.id,
+      });
       expect(wrong.status).toBe(404);
     });
 
@@ -132,7 +133,7 @@ describe.each(databases)("articles on %s", (database) => {
     });
 
     it("needs title, owners and a resource", async () => {
-      const noResource = await post("/articles.create", { title: "T", owned_by: [server.admin.id] });
+      const noResource = await server.post("/articles.create", { title: "T", owned_by: [server.admin.id] });
       expect(noResource.body).toMatchObject({ type: "missing_required_field", field_name: "resource" });
       const emptyResource = await create({ title: "T", resource: {} });
       expect(emptyResource.status).toBe(400);
@@ -243,8 +244,8 @@ describe.each(databases)("articles on %s", (database) => {
       const got = await server.call("GET", `/articles.get?id=${made.display_id}`);
       expect(got.status, JSON.stringify(got.body)).toBe(200);
       expect(got.body.article).toMatchObject({ id: made.id, title: "Reading an invoice" });
-      expect((await post("/articles.get", { id: made.id })).body).toEqual(got.body);
-      const unknown = await post("/articles.get", { id: "ART-99999" });
+      expect((await server.post("/articles.get", { id: made.id })).body).toEqual(got.body);
+      const unknown = await server.post("/articles.get", { id: "ART-99999" });
       expect([unknown.status, unknown.body.type]).toEqual([404, "not_found"]);
     });
   });

@@ -29,10 +29,8 @@ async function upload(
 describe.each(databases)("artifacts on %s", (database) => {
   let server: TestServer;
 
-  const post = (path: string, body: unknown, token?: string) =>
-    server.call("POST", path, { body, ...(token ? { token } : {}) });
   const prepare = async (fileName: string, fileType?: string) => {
-    const res = await post("/artifacts.prepare", {
+    const res = await server.post("/artifacts.prepare", {
       file_name: fileName,
       ...(fileType ? { file_type: fileType } : {}),
     });
@@ -61,7 +59,7 @@ describe.each(databases)("artifacts on %s", (database) => {
           { key: "file_type", value: "image/png" },
         ]);
         // Nothing is uploaded yet: the artifact is answered with its prepared name and type, without a version.
-        const before = await post("/artifacts.get", { id: prepared.id });
+        const before = await server.post("/artifacts.get", { id: prepared.id });
         expect(before.status).toBe(200);
         expect(before.body.artifact).toMatchObject({
           id: prepared.id,
@@ -69,7 +67,7 @@ describe.each(databases)("artifacts on %s", (database) => {
         });
         expect(before.body).not.toHaveProperty("version");
         // A named version of an artifact without uploads is still unknown.
-        const named = await post("/artifacts.get", { id: prepared.id, version: "1" });
+        const named = await server.post("/artifacts.get", { id: prepared.id, version: "1" });
         expect(named.status).toBe(404);
         expect(named.body.type).toBe("not_found");
       });
@@ -101,7 +99,7 @@ describe.each(databases)("artifacts on %s", (database) => {
         expect(second.status).toBe(201);
         expect(second.body.artifact.file).toEqual({ name: "notes-v2.txt", type: "text/plain", size: 20 });
 
-        const latest = await post("/artifacts.get", { id: prepared.id });
+        const latest = await server.post("/artifacts.get", { id: prepared.id });
         expect(latest.status).toBe(200);
         expect(latest.body.artifact).toEqual(second.body.artifact);
         expect(latest.body.version).toEqual({
@@ -112,7 +110,7 @@ describe.each(databases)("artifacts on %s", (database) => {
         const v1 = await server.call("GET", `/artifacts.get?id=${encodeURIComponent(prepared.id)}&version=1`);
         expect(v1.status).toBe(200);
         expect(v1.body.version).toMatchObject({ version: "1", timestamp: first.body.artifact.modified_date });
-        const unknown = await post("/artifacts.get", { id: prepared.id, version: "3" });
+        const unknown = await server.post("/artifacts.get", { id: prepared.id, version: "3" });
         expect(unknown.status).toBe(404);
         expect(unknown.body.type).toBe("not_found");
 
@@ -203,14 +201,14 @@ describe.each(databases)("artifacts on %s", (database) => {
         expect(missing.status).toBe(404);
         expect(missing.body.type).toBe("not_found");
         // None of these stored a version.
-        const after = await post("/artifacts.get", { id: prepared.id });
+        const after = await server.post("/artifacts.get", { id: prepared.id });
         expect(after.status).toBe(200);
         expect(after.body).not.toHaveProperty("version");
       });
 
       it("takes only multipart bodies, and only where the contract says so", async () => {
         const prepared = await prepare("b.txt");
-        const json = await post("/artifacts.upload", { id: prepared.id });
+        const json = await server.post("/artifacts.upload", { id: prepared.id });
         expect(json.status).toBe(400);
         expect(json.body.type).toBe("invalid_content_type");
         const form = new FormData();
@@ -227,7 +225,7 @@ describe.each(databases)("artifacts on %s", (database) => {
       it("needs artifact:write or artifact:all to prepare and upload", async () => {
         for (const scope of ["artifact:write", "artifact:all"]) {
           const token = await server.token([scope]);
-          const prepared = await post("/artifacts.prepare", { file_name: "s.txt" }, token);
+          const prepared = await server.post("/artifacts.prepare", { file_name: "s.txt" }, token);
           expect(prepared.status, scope).toBe(201);
           const res = await upload(
             server,
@@ -238,7 +236,7 @@ describe.each(databases)("artifacts on %s", (database) => {
           expect(res.status, scope).toBe(201);
         }
         const readOnly = await server.token(["artifact:read"]);
-        expect((await post("/artifacts.prepare", { file_name: "s.txt" }, readOnly)).status).toBe(403);
+        expect((await server.post("/artifacts.prepare", { file_name: "s.txt" }, readOnly)).status).toBe(403);
         const prepared = await prepare("t.txt");
         const denied = await upload(server, [["id", prepared.id]], { name: "t.txt", content: "t" }, readOnly);
         expect(denied.status).toBe(403);
@@ -255,9 +253,9 @@ describe.each(databases)("artifacts on %s", (database) => {
       const prepared = await prepare("contract.pdf", "application/pdf");
       await upload(server, formOf(prepared), { name: "contract.pdf", content: "%PDF-1.7" });
       attached = prepared.id;
-      const account = (await post("/accounts.create", { display_name: "Acme" })).body.account;
+      const account = (await server.post("/accounts.create", { display_name: "Acme" })).body.account;
       revOrg = (
-        await post("/rev-orgs.create", {
+        await server.post("/rev-orgs.create", {
           account: account.id,
           display_name: "Acme EU",
           artifacts: [attached],
@@ -268,40 +266,40 @@ describe.each(databases)("artifacts on %s", (database) => {
     describe("artifacts.get", () => {
       it("needs artifact:read and a read scope of the record the file belongs to", async () => {
         const onlyArtifacts = await server.token(["artifact:read"]);
-        const denied = await post("/artifacts.get", { id: attached }, onlyArtifacts);
+        const denied = await server.post("/artifacts.get", { id: attached }, onlyArtifacts);
         expect(denied.status).toBe(403);
         expect(denied.body).toMatchObject({ type: "forbidden", object_ids: [revOrg.id] });
         for (const scope of ["rev_org:read", "rev_org:write", "rev_org:all"]) {
           const token = await server.token(["artifact:read", scope]);
-          const res = await post("/artifacts.get", { id: attached }, token);
+          const res = await server.post("/artifacts.get", { id: attached }, token);
           expect(res.status, scope).toBe(200);
           expect(res.body.version.version).toBe("1");
         }
         const noArtifactScope = await server.token(["rev_org:read", "artifact:write"]);
-        expect((await post("/artifacts.get", { id: attached }, noArtifactScope)).status).toBe(403);
+        expect((await server.post("/artifacts.get", { id: attached }, noArtifactScope)).status).toBe(403);
         // A file attached to nothing needs artifact:read only.
         const loose = await prepare("loose.txt");
         await upload(server, formOf(loose), { name: "loose.txt", content: "x" });
-        expect((await post("/artifacts.get", { id: loose.id }, onlyArtifacts)).status).toBe(200);
+        expect((await server.post("/artifacts.get", { id: loose.id }, onlyArtifacts)).status).toBe(200);
       });
 
       it("guards a message's file by the conversation's scopes", async () => {
         const prepared = await prepare("trace.log");
         await upload(server, formOf(prepared), { name: "trace.log", content: "trace" });
         const conversation = (
-          await post("/conversations.create", {
+          await server.post("/conversations.create", {
             type: "support",
             messages: [{ body: "log", artifacts: [prepared.id] }],
           })
         ).body.conversation;
-        const denied = await post(
+        const denied = await server.post(
           "/artifacts.get",
           { id: prepared.id },
           await server.token(["artifact:read"]),
         );
         expect(denied.status).toBe(403);
         expect(denied.body.object_ids).toEqual([conversation.messages[0].id]);
-        const allowed = await post(
+        const allowed = await server.post(
           "/artifacts.get",
           { id: prepared.id },
           await server.token(["artifact:read", "conversation:read"]),
@@ -320,32 +318,32 @@ describe.each(databases)("artifacts on %s", (database) => {
             file: { name: "contract.pdf", type: "application/pdf", size: 8 },
           }),
         ]);
-        const denied = await post(
+        const denied = await server.post(
           "/artifacts.list",
           { parent_id: revOrg.id },
           await server.token(["artifact:read"]),
         );
         expect(denied.status).toBe(403);
         expect(denied.body.object_ids).toEqual([revOrg.id]);
-        const allowed = await post(
+        const allowed = await server.post(
           "/artifacts.list",
           { parent_id: revOrg.id },
           await server.token(["artifact:read", "rev_org:read"]),
         );
         expect(allowed.body.artifacts).toHaveLength(1);
-        const empty = await post("/artifacts.list", {
-          parent_id: (await post("/accounts.list", {})).body.accounts[0].id,
+        const empty = await server.post("/artifacts.list", {
+          parent_id: (await server.post("/accounts.list", {})).body.accounts[0].id,
         });
         expect(empty.body.artifacts).toEqual([]);
-        const missing = await post("/artifacts.list", { parent_id: "REV-99999" });
+        const missing = await server.post("/artifacts.list", { parent_id: "REV-99999" });
         expect(missing.status).toBe(404);
-        const noParent = await post("/artifacts.list", {});
+        const noParent = await server.post("/artifacts.list", {});
         expect(noParent.body).toMatchObject({ type: "missing_required_field", field_name: "parent_id" });
       });
     });
 
     it("404s an unknown artifact and another organization's", async () => {
-      expect((await post("/artifacts.get", { id: "ARTIFACT-99999" })).status).toBe(404);
+      expect((await server.post("/artifacts.get", { id: "ARTIFACT-99999" })).status).toBe(404);
       const other = await server.otherOrg();
       const foreign = await server.call("POST", "/artifacts.get", {
         token: other.token,

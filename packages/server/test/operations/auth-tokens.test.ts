@@ -5,9 +5,6 @@ import { databases, startTestServer, type TestServer } from "../harness.js";
 describe.each(databases)("auth tokens on %s", (database) => {
   let server: TestServer;
 
-  const post = (path: string, body: unknown, token?: string) =>
-    server.call("POST", path, { body, ...(token ? { token } : {}) });
-
   beforeAll(async () => {
     server = await startTestServer(database);
   });
@@ -19,7 +16,7 @@ describe.each(databases)("auth tokens on %s", (database) => {
     describe("auth-tokens.create", () => {
       it("issues a token with a subset of the caller's scopes, shown once", async () => {
         const caller = await server.token(["tag:read", "tag:write", "article:read"]);
-        const res = await post(
+        const res = await server.post(
           "/auth-tokens.create",
           {
             requested_token_type: "urn:vendor:params:oauth:token-type:pat",
@@ -39,7 +36,7 @@ describe.each(databases)("auth tokens on %s", (database) => {
         const secret = res.body.access_token;
         // The new token works, with its own scopes only.
         expect((await server.call("GET", "/tags.list", { token: secret })).status).toBe(200);
-        expect((await post("/tags.create", { name: "nope" }, secret)).status).toBe(403);
+        expect((await server.post("/tags.create", { name: "nope" }, secret)).status).toBe(403);
         // Its metadata is listed, never its secret.
         const listed = await server.call("GET", "/auth-tokens.list", { token: secret });
         const meta = listed.body.tokens.find(
@@ -55,7 +52,7 @@ describe.each(databases)("auth tokens on %s", (database) => {
 
       it("refuses scopes the caller's token does not hold with 403", async () => {
         const caller = await server.token(["tag:read"]);
-        const res = await post("/auth-tokens.create", { scope: "tag:read tag:write" }, caller);
+        const res = await server.post("/auth-tokens.create", { scope: "tag:read tag:write" }, caller);
         expect(res.status).toBe(403);
         expect(res.body.type).toBe("forbidden");
         expect(res.body.detail).toContain("tag:write");
@@ -65,7 +62,7 @@ describe.each(databases)("auth tokens on %s", (database) => {
         const caller = await server.token(["tag:read", "survey:read"], {
           type: "urn:vendor:params:oauth:token-type:aat",
         });
-        const res = await post("/auth-tokens.create", {}, caller);
+        const res = await server.post("/auth-tokens.create", {}, caller);
         expect(res.status).toBe(201);
         expect(res.body).toMatchObject({ scope: "survey:read tag:read", expires_in: 30 * 24 * 60 * 60 });
         const listed = await server.call("GET", "/auth-tokens.list", { token: res.body.access_token });
@@ -76,18 +73,18 @@ describe.each(databases)("auth tokens on %s", (database) => {
       });
 
       it("validates the request", async () => {
-        expect((await post("/auth-tokens.create", { expires_in: 0 })).status).toBe(400);
-        const forever = await post("/auth-tokens.create", { expires_in: 1e15 });
+        expect((await server.post("/auth-tokens.create", { expires_in: 0 })).status).toBe(400);
+        const forever = await server.post("/auth-tokens.create", { expires_in: 1e15 });
         expect(forever.body).toMatchObject({ type: "value_not_permitted", field_name: "expires_in" });
-        expect((await post("/auth-tokens.create", { scope: "a  b" })).status).toBe(400);
-        const type = await post("/auth-tokens.create", { requested_token_type: "urn:nothing" });
+        expect((await server.post("/auth-tokens.create", { scope: "a  b" })).status).toBe(400);
+        const type = await server.post("/auth-tokens.create", { requested_token_type: "urn:nothing" });
         expect(type.status).toBe(400);
       });
     });
 
     describe("auth-tokens.delete", () => {
       it("revokes the caller's own token, refuses another user's and 404s an unknown one", async () => {
-        const made = await post("/auth-tokens.create", { scope: "tag:read" });
+        const made = await server.post("/auth-tokens.create", { scope: "tag:read" });
         const secret = made.body.access_token;
         const own = (await server.call("GET", "/auth-tokens.list")).body.tokens.find(
           (t: { token_hint: string }) => secret.endsWith(t.token_hint),
@@ -97,19 +94,19 @@ describe.each(databases)("auth tokens on %s", (database) => {
           full_name: "S",
         });
         const theirs = await server.token(["tag:read"], { user: someone });
-        const denied = await post("/auth-tokens.delete", { token_id: own.id }, theirs);
+        const denied = await server.post("/auth-tokens.delete", { token_id: own.id }, theirs);
         expect(denied.status).toBe(403);
         expect(denied.body).toMatchObject({ type: "forbidden", object_ids: [own.id] });
         expect((await server.call("GET", "/tags.list", { token: secret })).status).toBe(200);
 
-        const res = await post("/auth-tokens.delete", { token_id: own.display_id });
+        const res = await server.post("/auth-tokens.delete", { token_id: own.display_id });
         expect(res.status).toBe(200);
         expect(res.body).toEqual({});
         const after = await server.call("GET", "/tags.list", { token: secret });
         expect(after.status).toBe(401);
         expect(after.body.type).toBe("token_revoked");
 
-        const unknown = await post("/auth-tokens.delete", { token_id: "TOKEN-99999" });
+        const unknown = await server.post("/auth-tokens.delete", { token_id: "TOKEN-99999" });
         expect(unknown.status).toBe(404);
         const other = await server.otherOrg();
         const foreign = await server.call("POST", "/auth-tokens.delete", {
@@ -122,7 +119,7 @@ describe.each(databases)("auth tokens on %s", (database) => {
         const selfId = (await server.call("GET", "/auth-tokens.list", { token: self })).body.tokens.find(
           (t: { token_hint: string }) => self.endsWith(t.token_hint),
         ).id;
-        expect((await post("/auth-tokens.delete", { token_id: selfId }, self)).status).toBe(200);
+        expect((await server.post("/auth-tokens.delete", { token_id: selfId }, self)).status).toBe(200);
         expect((await server.call("GET", "/dev-users.self", { token: self })).status).toBe(401);
       });
     });
@@ -130,7 +127,7 @@ describe.each(databases)("auth tokens on %s", (database) => {
 
   describe("auth-tokens.list", () => {
     it("lists the caller's tokens without their secrets, and none of another user's", async () => {
-      const made = (await post("/auth-tokens.create", { scope: "tag:read" })).body;
+      const made = (await server.post("/auth-tokens.create", { scope: "tag:read" })).body;
       const listed = await server.call("GET", "/auth-tokens.list");
       expect(listed.status).toBe(200);
       const mine = listed.body.tokens.find((t: { token_hint: string }) =>

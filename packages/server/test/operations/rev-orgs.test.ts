@@ -10,9 +10,6 @@ describe.each(databases)("Rev organizations on %s", (database) => {
   let server: TestServer;
   let owner: { id: string; display_id: string };
 
-  const post = (path: string, body: unknown, token?: string) =>
-    server.call("POST", path, { body, ...(token ? { token } : {}) });
-
   beforeAll(async () => {
     server = await startTestServer(database);
     owner = await server.store.createDevUser(server.org, {
@@ -29,14 +26,15 @@ describe.each(databases)("Rev organizations on %s", (database) => {
     let tag: { id: string };
 
     beforeAll(async () => {
-      account = (await post("/accounts.create", { display_name: "Acme" })).body.account;
-      tag = (await post("/tags.create", { name: "region", allowed_values: ["emea", "apac"] })).body.tag;
+      account = (await server.post("/accounts.create", { display_name: "Acme" })).body.account;
+      tag = (await server.post("/tags.create", { name: "region", allowed_values: ["emea", "apac"] })).body
+        .tag;
     });
 
     describe("rev-orgs.create", () => {
       it("creates a Rev organization with every field", async () => {
-        const file = (await post("/artifacts.prepare", { file_name: "contract.pdf" })).body.id;
-        const res = await post("/rev-orgs.create", {
+        const file = (await server.post("/artifacts.prepare", { file_name: "contract.pdf" })).body.id;
+        const res = await server.post("/rev-orgs.create", {
           account: account.display_id,
           display_name: "Acme Europe",
           artifacts: [file],
@@ -75,18 +73,24 @@ describe.each(databases)("Rev organizations on %s", (database) => {
           display_name: "Acme Europe",
         });
         // The next one of the same account points at it.
-        const second = await post("/rev-orgs.create", { account: account.id, display_name: "Acme Asia" });
+        const second = await server.post("/rev-orgs.create", {
+          account: account.id,
+          display_name: "Acme Asia",
+        });
         expect(second.body.rev_org.primary_rev_org).toEqual(revOrg.primary_rev_org);
         // The file now belongs to the organization.
-        const files = await post("/artifacts.list", { parent_id: revOrg.id });
+        const files = await server.post("/artifacts.list", { parent_id: revOrg.id });
         expect(files.body.artifacts.map((a: { id: string }) => a.id)).toEqual([file]);
       });
 
       it("defaults the environment to production", async () => {
-        const res = await post("/rev-orgs.create", { account: account.id, display_name: "Acme Default" });
+        const res = await server.post("/rev-orgs.create", {
+          account: account.id,
+          display_name: "Acme Default",
+        });
         expect(res.status).toBe(201);
         expect(res.body.rev_org).toMatchObject({ environment: "production", artifacts: [], tags: [] });
-        const wrong = await post("/rev-orgs.create", {
+        const wrong = await server.post("/rev-orgs.create", {
           account: account.id,
           display_name: "Acme Moon",
           environment: "moon",
@@ -96,46 +100,49 @@ describe.each(databases)("Rev organizations on %s", (database) => {
       });
 
       it("refuses an external_ref another Rev organization has with 409", async () => {
-        const first = await post("/rev-orgs.create", {
+        const first = await server.post("/rev-orgs.create", {
           account: account.id,
           display_name: "One",
           external_ref: "dup-1",
         });
         expect(first.status).toBe(201);
-        const second = await post("/rev-orgs.create", {
+        const second = await server.post("/rev-orgs.create", {
           account: account.id,
           display_name: "Two",
           external_ref: "dup-1",
         });
         expect(second.status).toBe(409);
         expect(second.body.type).toBe("conflict");
-        const listed = await post("/rev-orgs.list", { display_name: ["Two"] });
+        const listed = await server.post("/rev-orgs.list", { display_name: ["Two"] });
         expect(listed.body.rev_orgs).toEqual([]);
       });
 
       it("needs account and display_name, and known ids", async () => {
-        const noAccount = await post("/rev-orgs.create", { display_name: "Lonely" });
+        const noAccount = await server.post("/rev-orgs.create", { display_name: "Lonely" });
         expect(noAccount.body).toMatchObject({ type: "missing_required_field", field_name: "account" });
-        const noName = await post("/rev-orgs.create", { account: account.id });
+        const noName = await server.post("/rev-orgs.create", { account: account.id });
         expect(noName.body).toMatchObject({ type: "missing_required_field", field_name: "display_name" });
-        const unknown = await post("/rev-orgs.create", { account: "ACC-99999", display_name: "Ghost" });
+        const unknown = await server.post("/rev-orgs.create", {
+          account: "ACC-99999",
+          display_name: "Ghost",
+        });
         expect(unknown.status).toBe(400);
         expect(unknown.body).toMatchObject({ type: "invalid_id", field_name: "account" });
-        const notAccount = await post("/rev-orgs.create", { account: tag.id, display_name: "Tagged" });
+        const notAccount = await server.post("/rev-orgs.create", { account: tag.id, display_name: "Tagged" });
         expect(notAccount.body).toMatchObject({ type: "invalid_id", field_name: "account" });
-        const shared = await post("/rev-orgs.create", {
+        const shared = await server.post("/rev-orgs.create", {
           account: account.id,
           display_name: "Shared",
           shared_with: ["DEVU-9999"],
         });
         expect(shared.body).toMatchObject({ type: "invalid_id", field_name: "shared_with.0" });
-        const file = await post("/rev-orgs.create", {
+        const file = await server.post("/rev-orgs.create", {
           account: account.id,
           display_name: "Filed",
           artifacts: ["ARTIFACT-9999"],
         });
         expect(file.body).toMatchObject({ type: "invalid_id", field_name: "artifacts.0" });
-        const value = await post("/rev-orgs.create", {
+        const value = await server.post("/rev-orgs.create", {
           account: account.id,
           display_name: "Valued",
           tags: [{ id: tag.id, value: "mars" }],
@@ -144,13 +151,13 @@ describe.each(databases)("Rev organizations on %s", (database) => {
       });
 
       it("refuses a file attached elsewhere", async () => {
-        const file = (await post("/artifacts.prepare", { file_name: "a.txt" })).body.id;
-        const first = await post("/rev-orgs.create", {
+        const file = (await server.post("/artifacts.prepare", { file_name: "a.txt" })).body.id;
+        const first = await server.post("/rev-orgs.create", {
           account: account.id,
           display_name: "F1",
           artifacts: [file],
         });
-        const second = await post("/rev-orgs.create", {
+        const second = await server.post("/rev-orgs.create", {
           account: account.id,
           display_name: "F2",
           artifacts: [file],
@@ -164,7 +171,7 @@ describe.each(databases)("Rev organizations on %s", (database) => {
       });
 
       it("refuses custom fields whose schema fragment is not named", async () => {
-        const none = await post("/rev-orgs.create", {
+        const none = await server.post("/rev-orgs.create", {
           account: account.id,
           display_name: "Custom",
           custom_fields: { tnt__segment: "smb" },
@@ -174,7 +181,7 @@ describe.each(databases)("Rev organizations on %s", (database) => {
           type: "customization_validation_error",
           field_name: "custom_fields.tnt__segment",
         });
-        const subtype = await post("/rev-orgs.create", {
+        const subtype = await server.post("/rev-orgs.create", {
           account: account.id,
           display_name: "Custom subtype",
           custom_fields: { ctype__plan: "gold" },
@@ -190,38 +197,43 @@ describe.each(databases)("Rev organizations on %s", (database) => {
 
     describe("rev-orgs.get", () => {
       it("gets a Rev organization, and 404s an unknown one", async () => {
-        const made = (await post("/rev-orgs.create", { account: account.id, display_name: "Gettable" })).body
-          .rev_org;
+        const made = (
+          await server.post("/rev-orgs.create", { account: account.id, display_name: "Gettable" })
+        ).body.rev_org;
         const byGet = await server.call("GET", `/rev-orgs.get?id=${encodeURIComponent(made.id)}`);
         expect(byGet.status).toBe(200);
         expect(byGet.body.rev_org).toEqual(made);
-        expect((await post("/rev-orgs.get", { id: made.display_id })).body).toEqual(byGet.body);
-        const missing = await post("/rev-orgs.get", { id: "REV-99999" });
+        expect((await server.post("/rev-orgs.get", { id: made.display_id })).body).toEqual(byGet.body);
+        const missing = await server.post("/rev-orgs.get", { id: "REV-99999" });
         expect(missing.status).toBe(404);
       });
 
       it("gets an account's default Rev organization: the first one created under it", async () => {
-        const other = (await post("/accounts.create", { display_name: "Initech" })).body.account;
-        const first = (await post("/rev-orgs.create", { account: other.id, display_name: "Initech HQ" })).body
-          .rev_org;
-        await post("/rev-orgs.create", { account: other.id, display_name: "Initech Labs" });
+        const other = (await server.post("/accounts.create", { display_name: "Initech" })).body.account;
+        const first = (
+          await server.post("/rev-orgs.create", { account: other.id, display_name: "Initech HQ" })
+        ).body.rev_org;
+        await server.post("/rev-orgs.create", { account: other.id, display_name: "Initech Labs" });
         const byAccount = await server.call("GET", `/rev-orgs.get?account=${encodeURIComponent(other.id)}`);
         expect(byAccount.status, JSON.stringify(byAccount.body)).toBe(200);
         expect(byAccount.body.rev_org).toEqual(first);
-        expect((await post("/rev-orgs.get", { account: other.display_id })).body.rev_org).toEqual(first);
+        expect((await server.post("/rev-orgs.get", { account: other.display_id })).body.rev_org).toEqual(
+          first,
+        );
         // id wins when both are sent.
-        const labs = (await post("/rev-orgs.list", { account: [other.id], display_name: ["Initech Labs"] }))
-          .body.rev_orgs[0];
-        expect((await post("/rev-orgs.get", { id: labs.id, account: other.id })).body.rev_org.id).toBe(
+        const labs = (
+          await server.post("/rev-orgs.list", { account: [other.id], display_name: ["Initech Labs"] })
+        ).body.rev_orgs[0];
+        expect((await server.post("/rev-orgs.get", { id: labs.id, account: other.id })).body.rev_org.id).toBe(
           labs.id,
         );
 
-        const empty = (await post("/accounts.create", { display_name: "Hooli" })).body.account;
-        const none = await post("/rev-orgs.get", { account: empty.id });
+        const empty = (await server.post("/accounts.create", { display_name: "Hooli" })).body.account;
+        const none = await server.post("/rev-orgs.get", { account: empty.id });
         expect(none.status).toBe(404);
         expect(none.body.type).toBe("not_found");
-        expect((await post("/rev-orgs.get", { account: "ACC-99999" })).status).toBe(404);
-        const neither = await post("/rev-orgs.get", {});
+        expect((await server.post("/rev-orgs.get", { account: "ACC-99999" })).status).toBe(404);
+        const neither = await server.post("/rev-orgs.get", {});
         expect(neither.status).toBe(400);
         expect(neither.body).toMatchObject({ type: "missing_required_field", field_name: "id" });
       });
@@ -230,7 +242,7 @@ describe.each(databases)("Rev organizations on %s", (database) => {
     describe("rev-orgs.update", () => {
       it("updates only the fields sent, merges custom_fields and keeps the rest", async () => {
         const made = (
-          await post("/rev-orgs.create", {
+          await server.post("/rev-orgs.create", {
             account: account.id,
             display_name: "Acme Nordics",
             domain: "nordics.example.org",
@@ -239,7 +251,7 @@ describe.each(databases)("Rev organizations on %s", (database) => {
             custom_schema_fragments: ["tenant_fragment:rev_org"],
           })
         ).body.rev_org;
-        const res = await post("/rev-orgs.update", {
+        const res = await server.post("/rev-orgs.update", {
           id: made.display_id,
           description: "Sweden, Norway and Finland.",
           custom_fields: { tnt__seats: 8 },
@@ -256,10 +268,10 @@ describe.each(databases)("Rev organizations on %s", (database) => {
           primary_rev_org: made.primary_rev_org,
         });
         expect(res.body.rev_org.modified_date >= made.modified_date).toBe(true);
-        expect((await post("/rev-orgs.get", { id: made.id })).body.rev_org).toEqual(res.body.rev_org);
-        const renamed = await post("/rev-orgs.update", { id: made.id, display_name: "Acme North" });
+        expect((await server.post("/rev-orgs.get", { id: made.id })).body.rev_org).toEqual(res.body.rev_org);
+        const renamed = await server.post("/rev-orgs.update", { id: made.id, display_name: "Acme North" });
         expect(
-          (await post("/rev-orgs.list", { display_name: ["Acme North"] })).body.rev_orgs.map(
+          (await server.post("/rev-orgs.list", { display_name: ["Acme North"] })).body.rev_orgs.map(
             (r: { id: string }) => r.id,
           ),
         ).toEqual([made.id]);
@@ -268,44 +280,49 @@ describe.each(databases)("Rev organizations on %s", (database) => {
 
       it("refuses a taken external_ref (409), an unknown id (404), bad fields and custom fields without a fragment", async () => {
         const a = (
-          await post("/rev-orgs.create", {
+          await server.post("/rev-orgs.create", {
             account: account.id,
             display_name: "Ref A",
             external_ref: "ref-a",
           })
         ).body.rev_org;
-        const b = (await post("/rev-orgs.create", { account: account.id, display_name: "Ref B" })).body
+        const b = (await server.post("/rev-orgs.create", { account: account.id, display_name: "Ref B" })).body
           .rev_org;
-        const taken = await post("/rev-orgs.update", { id: b.id, external_ref: "ref-a" });
+        const taken = await server.post("/rev-orgs.update", { id: b.id, external_ref: "ref-a" });
         expect(taken.status).toBe(409);
         expect(taken.body.type).toBe("conflict");
-        expect((await post("/rev-orgs.get", { id: b.id })).body.rev_org).toEqual(b);
-        const own = await post("/rev-orgs.update", { id: a.id, external_ref: "ref-a" });
+        expect((await server.post("/rev-orgs.get", { id: b.id })).body.rev_org).toEqual(b);
+        const own = await server.post("/rev-orgs.update", { id: a.id, external_ref: "ref-a" });
         expect(own.status).toBe(200);
-        const moved = await post("/rev-orgs.update", { id: a.id, external_ref: "ref-a2" });
+        const moved = await server.post("/rev-orgs.update", { id: a.id, external_ref: "ref-a2" });
         expect(moved.body.rev_org.external_ref).toBe("ref-a2");
-        expect((await post("/rev-orgs.update", { id: b.id, external_ref: "ref-a" })).status).toBe(200);
+        expect((await server.post("/rev-orgs.update", { id: b.id, external_ref: "ref-a" })).status).toBe(200);
         expect(
-          (await post("/rev-orgs.list", { external_ref: ["ref-a"] })).body.rev_orgs.map(
+          (await server.post("/rev-orgs.list", { external_ref: ["ref-a"] })).body.rev_orgs.map(
             (r: { id: string }) => r.id,
           ),
         ).toEqual([b.id]);
 
-        const missing = await post("/rev-orgs.update", { id: "REV-99999", tier: "gold" });
+        const missing = await server.post("/rev-orgs.update", { id: "REV-99999", tier: "gold" });
         expect(missing.status).toBe(404);
-        expect((await post("/rev-orgs.update", { tier: "gold" })).body).toMatchObject({
+        expect((await server.post("/rev-orgs.update", { tier: "gold" })).body).toMatchObject({
           type: "missing_required_field",
           field_name: "id",
         });
-        expect((await post("/rev-orgs.update", { id: a.id, display_name: "" })).status).toBe(400);
-        expect((await post("/rev-orgs.update", { id: a.id, account: account.id })).body).toMatchObject({
-          type: "invalid_field",
-          field_name: "account",
+        expect((await server.post("/rev-orgs.update", { id: a.id, display_name: "" })).status).toBe(400);
+        expect((await server.post("/rev-orgs.update", { id: a.id, account: account.id })).body).toMatchObject(
+          {
+            type: "invalid_field",
+            field_name: "account",
+          },
+        );
+        const custom = await server.post("/rev-orgs.update", {
+          id: b.id,
+          custom_fields: { tnt__segment: "x" },
         });
-        const custom = await post("/rev-orgs.update", { id: b.id, custom_fields: { tnt__segment: "x" } });
         expect(custom.status).toBe(400);
         expect(custom.body).toMatchObject({ type: "customization_validation_error" });
-        const withFragment = await post("/rev-orgs.update", {
+        const withFragment = await server.post("/rev-orgs.update", {
           id: b.id,
           custom_fields: { tnt__segment: "x" },
           custom_schema_fragments: ["tenant_fragment:rev_org"],
@@ -318,24 +335,35 @@ describe.each(databases)("Rev organizations on %s", (database) => {
     it("needs the rev_org scopes", async () => {
       for (const scope of ["rev_org:write", "rev_org:all"]) {
         const token = await server.token([scope]);
-        const res = await post("/rev-orgs.create", { account: account.id, display_name: scope }, token);
+        const res = await server.post(
+          "/rev-orgs.create",
+          { account: account.id, display_name: scope },
+          token,
+        );
         expect(res.status, scope).toBe(201);
       }
       const readOnly = await server.token(["rev_org:read"]);
-      const denied = await post("/rev-orgs.create", { account: account.id, display_name: "No" }, readOnly);
+      const denied = await server.post(
+        "/rev-orgs.create",
+        { account: account.id, display_name: "No" },
+        readOnly,
+      );
       expect(denied.status).toBe(403);
-      expect((await post("/rev-orgs.list", {}, readOnly)).status).toBe(200);
-      const made = (await post("/rev-orgs.create", { account: account.id, display_name: "Scoped" })).body
-        .rev_org;
-      expect((await post("/rev-orgs.get", { id: made.id }, readOnly)).status).toBe(200);
-      expect((await post("/rev-orgs.update", { id: made.id, tier: "x" }, readOnly)).status).toBe(403);
+      expect((await server.post("/rev-orgs.list", {}, readOnly)).status).toBe(200);
+      const made = (await server.post("/rev-orgs.create", { account: account.id, display_name: "Scoped" }))
+        .body.rev_org;
+      expect((await server.post("/rev-orgs.get", { id: made.id }, readOnly)).status).toBe(200);
+      expect((await server.post("/rev-orgs.update", { id: made.id, tier: "x" }, readOnly)).status).toBe(403);
       for (const scope of ["rev_org:write", "rev_org:all"]) {
         const token = await server.token([scope]);
-        expect((await post("/rev-orgs.update", { id: made.id, tier: scope }, token)).status, scope).toBe(200);
+        expect(
+          (await server.post("/rev-orgs.update", { id: made.id, tier: scope }, token)).status,
+          scope,
+        ).toBe(200);
       }
       const none = await server.token(["account:read"]);
-      expect((await post("/rev-orgs.get", { id: made.id }, none)).status).toBe(403);
-      expect((await post("/rev-orgs.list", {}, none)).status).toBe(403);
+      expect((await server.post("/rev-orgs.get", { id: made.id }, none)).status).toBe(403);
+      expect((await server.post("/rev-orgs.list", {}, none)).status).toBe(403);
     });
   });
 

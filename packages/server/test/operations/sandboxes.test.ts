@@ -6,10 +6,8 @@ import { databases, startTestServer, type TestServer } from "../harness.js";
 
 describe.each(databases)("sandboxes on %s", (database) => {
   let server: TestServer;
-  const post = (path: string, body: unknown, token?: string, headers?: Record<string, string>) =>
-    server.call("POST", path, { body, ...(token ? { token } : {}), ...(headers ? { headers } : {}) });
   const create = async (body: Record<string, unknown> = {}) => {
-    const res = await post("/sandboxes.create", body);
+    const res = await server.post("/sandboxes.create", body);
     expect(res.status).toBe(201);
     return res.body.sandbox as { id: string; token: string; expires_at: string; seeded: boolean };
   };
@@ -39,15 +37,15 @@ describe.each(databases)("sandboxes on %s", (database) => {
     it("is refused to a sandbox's own token and to a token without sandbox:admin (403)", async () => {
       const sandbox = await create();
       for (const token of [sandbox.token, await server.token(["tag:all"])]) {
-        const res = await post("/sandboxes.create", {}, token);
+        const res = await server.post("/sandboxes.create", {}, token);
         expect(res.status).toBe(403);
         expect(res.body.type).toBe("forbidden");
         expect((await server.call("GET", "/sandboxes.list", { token })).status).toBe(403);
       }
-      const made = await post("/sandboxes.create", {}, await server.token(["sandbox:admin"]));
+      const made = await server.post("/sandboxes.create", {}, await server.token(["sandbox:admin"]));
       expect(made.status).toBe(201);
       // A sandbox's token cannot hand itself the scope either.
-      const issued = await post("/auth-tokens.create", { scope: "sandbox:admin" }, sandbox.token);
+      const issued = await server.post("/auth-tokens.create", { scope: "sandbox:admin" }, sandbox.token);
       expect(issued.status).toBe(403);
     });
 
@@ -55,7 +53,7 @@ describe.each(databases)("sandboxes on %s", (database) => {
       const sandboxes = await Promise.all(Array.from({ length: 20 }, (_, i) => create({ name: `s${i}` })));
       expect(new Set(sandboxes.map((s) => s.id)).size).toBe(20);
       const tags = await Promise.all(
-        sandboxes.map((s, i) => post("/tags.create", { name: `only-${i}` }, s.token)),
+        sandboxes.map((s, i) => server.post("/tags.create", { name: `only-${i}` }, s.token)),
       );
       for (const tag of tags) expect(tag.status).toBe(201);
       await Promise.all(
@@ -79,7 +77,7 @@ describe.each(databases)("sandboxes on %s", (database) => {
       const [a, b] = [await create({ seed: true }), await create({ seed: true })];
       for (const sandbox of [a, b]) {
         expect(sandbox.seeded).toBe(true);
-        const works = await post("/works.export", { first: 5000 }, sandbox.token);
+        const works = await server.post("/works.export", { first: 5000 }, sandbox.token);
         expect(works.status).toBe(200);
         expect(works.body.works).toHaveLength(300);
         const first = works.body.works[0];
@@ -89,18 +87,18 @@ describe.each(databases)("sandboxes on %s", (database) => {
         expect(got.status).toBe(200);
         expect(got.body.work.display_id).toBe(first.display_id);
       }
-      const ofA = (await post("/works.export", { first: 1 }, a.token)).body.works[0];
-      const ofB = (await post("/works.export", { first: 1 }, b.token)).body.works[0];
+      const ofA = (await server.post("/works.export", { first: 1 }, a.token)).body.works[0];
+      const ofB = (await server.post("/works.export", { first: 1 }, b.token)).body.works[0];
       expect(ofA.display_id).toBe(ofB.display_id);
       expect(ofA.id).not.toBe(ofB.id);
       // Writes in one seeded sandbox leave the other as it was.
-      const changed = await post("/works.update", { id: ofA.id, title: "changed in a" }, a.token);
+      const changed = await server.post("/works.update", { id: ofA.id, title: "changed in a" }, a.token);
       expect(changed.status).toBe(200);
       expect(
         (await server.call("GET", `/works.get?id=${ofB.display_id}`, { token: b.token })).body.work.title,
       ).toBe(ofB.title);
       // A new record numbers on from the copy's counters.
-      const tag = await post("/tags.create", { name: "new-in-b" }, b.token);
+      const tag = await server.post("/tags.create", { name: "new-in-b" }, b.token);
       expect(tag.status).toBe(201);
       const listed = await server.call("GET", "/tags.list?limit=1000", { token: b.token });
       expect(new Set(listed.body.tags.map((t: { id: string }) => t.id)).size).toBe(listed.body.tags.length);
@@ -128,7 +126,7 @@ describe.each(databases)("sandboxes on %s", (database) => {
       const ids: string[] = [];
       let cursor: string | undefined;
       do {
-        const page = await post("/sandboxes.list", { limit: 7, ...(cursor ? { cursor } : {}) });
+        const page = await server.post("/sandboxes.list", { limit: 7, ...(cursor ? { cursor } : {}) });
         expect(page.status).toBe(200);
         for (const listed of page.body.sandboxes) expect(listed.token).toBeUndefined();
         ids.push(...page.body.sandboxes.map((s: { id: string }) => s.id));
@@ -147,7 +145,7 @@ describe.each(databases)("sandboxes on %s", (database) => {
     it("does not delete another organization's sandbox", async () => {
       const sandbox = await create({ name: "kept" });
       const other = await server.otherOrg();
-      expect((await post("/sandboxes.delete", { id: sandbox.id }, other.token)).status).toBe(404);
+      expect((await server.post("/sandboxes.delete", { id: sandbox.id }, other.token)).status).toBe(404);
       expect((await server.call("GET", `/sandboxes.get?id=${encodeURIComponent(sandbox.id)}`)).status).toBe(
         200,
       );
@@ -157,7 +155,7 @@ describe.each(databases)("sandboxes on %s", (database) => {
       const sandbox = await create({ seed: true });
       // A read answered (and kept) just before.
       expect((await server.call("GET", "/tags.list", { token: sandbox.token })).status).toBe(200);
-      const deleted = await post("/sandboxes.delete", { id: sandbox.id });
+      const deleted = await server.post("/sandboxes.delete", { id: sandbox.id });
       expect(deleted.status).toBe(200);
       expect(deleted.body).toEqual({});
       const after = await server.call("GET", "/tags.list", { token: sandbox.token });
@@ -166,7 +164,7 @@ describe.each(databases)("sandboxes on %s", (database) => {
       expect((await server.call("GET", `/sandboxes.get?id=${encodeURIComponent(sandbox.id)}`)).status).toBe(
         404,
       );
-      expect((await post("/sandboxes.delete", { id: sandbox.id })).status).toBe(404);
+      expect((await server.post("/sandboxes.delete", { id: sandbox.id })).status).toBe(404);
       expect(await server.store.countRecords(sandbox.id, "work")).toBe(0);
       expect(await server.store.getOrg(sandbox.id)).toBeUndefined();
     });
@@ -189,7 +187,7 @@ describe.each(databases)("sandboxes on %s", (database) => {
   describe("scenarios (Prefer)", () => {
     it("answers the documented 404 of works.get and changes nothing; 418 is a typed 400", async () => {
       const sandbox = await create({ seed: true });
-      const [work] = (await post("/works.export", { first: 1 }, sandbox.token)).body.works;
+      const [work] = (await server.post("/works.export", { first: 1 }, sandbox.token)).body.works;
       const path = `/works.get?id=${encodeURIComponent(work.id)}`;
       const res = await server.call("GET", path, { token: sandbox.token, headers: { prefer: "code=404" } });
       expect(res.status).toBe(404);
@@ -205,7 +203,9 @@ describe.each(databases)("sandboxes on %s", (database) => {
       expect(teapot.body.allowed_values).toEqual(expect.arrayContaining(["200", "404", "429"]));
       expect((await server.call("GET", path, { token: sandbox.token })).body.work).toEqual(work);
       // A write answered with a scenario writes nothing.
-      const made = await post("/tags.create", { name: "never" }, sandbox.token, { prefer: "code=201" });
+      const made = await server.post("/tags.create", { name: "never" }, sandbox.token, {
+        prefer: "code=201",
+      });
       expect(made.status).toBe(201);
       expect((await server.call("GET", "/tags.list?name=never", { token: sandbox.token })).body.tags).toEqual(
         [],
@@ -244,8 +244,8 @@ describe.each(databases)("sandboxes on %s", (database) => {
   describe("sandboxes.requests.list", () => {
     it("lists a sandbox's requests oldest first with their bodies and statuses, and never the token", async () => {
       const sandbox = await create();
-      await post("/tags.create", { name: "first" }, sandbox.token);
-      await post("/tags.create", { name: "first" }, sandbox.token); // 409
+      await server.post("/tags.create", { name: "first" }, sandbox.token);
+      await server.post("/tags.create", { name: "first" }, sandbox.token); // 409
       await server.call("GET", "/tags.list?name=first", { token: sandbox.token });
       await server.call("GET", "/tags.list", { token: sandbox.token, headers: { prefer: "code=503" } });
       const id = encodeURIComponent(sandbox.id);
@@ -280,7 +280,7 @@ describe.each(databases)("sandboxes on %s", (database) => {
       );
       expect(next.body.requests.map((r: { status: number }) => r.status)).toEqual([409]);
       expect(next.body.next_cursor).toBeUndefined();
-      const back = await post("/sandboxes.requests.list", {
+      const back = await server.post("/sandboxes.requests.list", {
         id: sandbox.id,
         operation: "tags.create",
         mode: "before",
@@ -296,16 +296,13 @@ describe.each(databases)("sandboxes on %s", (database) => {
 });
 
 describe.each(databases)("sandbox settings on %s", (database) => {
-  const names = ["WORKAPI_MAX_SANDBOXES", "WORKAPI_SANDBOX_JOURNAL_MAX"];
   let server: TestServer;
   beforeAll(async () => {
-    // Read where the creates run (the write thread, on a SQLite file), which starts with the server.
-    process.env.WORKAPI_MAX_SANDBOXES = "2";
-    process.env.WORKAPI_SANDBOX_JOURNAL_MAX = "3";
-    server = await startTestServer(database);
+    // Given in the server's configuration, which hands them to where the creates run (the write thread, on
+    // a SQLite file) and to the journal.
+    server = await startTestServer(database, { maxSandboxes: 2, sandboxJournalMax: 3 });
   });
   afterAll(async () => {
-    for (const name of names) delete process.env[name];
     await server?.close();
   });
 

@@ -5,9 +5,6 @@ import { databases, startTestServer, type TestServer } from "../harness.js";
 describe.each(databases)("surveys on %s", (database) => {
   let server: TestServer;
 
-  const post = (path: string, body: unknown, token?: string) =>
-    server.call("POST", path, { body, ...(token ? { token } : {}) });
-
   beforeAll(async () => {
     server = await startTestServer(database);
   });
@@ -32,7 +29,7 @@ describe.each(databases)("surveys on %s", (database) => {
             { field, question: "How likely are you to recommend us?", metadata: { scale: 10 } },
           ],
         };
-        const res = await post("/surveys.create", body);
+        const res = await server.post("/surveys.create", body);
         expect(res.status, JSON.stringify(res.body)).toBe(201);
         expect(res.body.survey).toMatchObject({ ...body, object_version: 1 });
         expect(res.body.survey.display_id).toMatch(/^SURVEY-\d+$/);
@@ -47,13 +44,13 @@ describe.each(databases)("surveys on %s", (database) => {
         [{ name: "ok", response_text: "r".repeat(1001) }, "response_text"],
         [{ name: "ok", title: "t".repeat(1001) }, "title"],
       ])("refuses %# beyond the bounds, naming %s", async (body, name) => {
-        const res = await post("/surveys.create", body);
+        const res = await server.post("/surveys.create", body);
         expect(res.status).toBe(400);
         expect(res.body).toMatchObject({ type: "value_not_permitted", field_name: name });
       });
 
       it("accepts the bounds themselves", async () => {
-        const res = await post("/surveys.create", {
+        const res = await server.post("/surveys.create", {
           name: "n".repeat(100),
           description: "d".repeat(1000),
           title: "t".repeat(1000),
@@ -62,13 +59,16 @@ describe.each(databases)("surveys on %s", (database) => {
       });
 
       it("refuses custom fields without their schema", async () => {
-        const res = await post("/surveys.create", { name: "Custom", custom_fields: { tnt__team: "emea" } });
+        const res = await server.post("/surveys.create", {
+          name: "Custom",
+          custom_fields: { tnt__team: "emea" },
+        });
         expect(res.status).toBe(400);
         expect(res.body).toMatchObject({
           type: "customization_validation_error",
           field_name: "custom_fields.tnt__team",
         });
-        const ok = await post("/surveys.create", {
+        const ok = await server.post("/surveys.create", {
           name: "Custom ok",
           custom_fields: { tnt__team: "emea" },
           custom_schema_spec: { tenant_fragment: true },
@@ -84,12 +84,16 @@ describe.each(databases)("surveys on %s", (database) => {
     describe("surveys.list", () => {
       it("lists surveys by name and creator", async () => {
         const user = await server.store.createDevUser(server.org, { email: "q@example.com", full_name: "Q" });
-        await post("/surveys.create", { name: "By Q" }, await server.token(["survey:write"], { user }));
+        await server.post(
+          "/surveys.create",
+          { name: "By Q" },
+          await server.token(["survey:write"], { user }),
+        );
         const byName = await server.call("GET", "/surveys.list?name=By Q");
         expect(byName.body.surveys.map((s: { name: string }) => s.name)).toEqual(["By Q"]);
-        const byCreator = await post("/surveys.list", { created_by: [user.display_id] });
+        const byCreator = await server.post("/surveys.list", { created_by: [user.display_id] });
         expect(byCreator.body.surveys.map((s: { name: string }) => s.name)).toEqual(["By Q"]);
-        const sorted = await post("/surveys.list", { sort_by: ["name:desc"], limit: 1 });
+        const sorted = await server.post("/surveys.list", { sort_by: ["name:desc"], limit: 1 });
         expect(sorted.body.surveys[0].name).toBe("n".repeat(100));
         expect(sorted.body.next_cursor).toEqual(expect.any(String));
       });
@@ -97,14 +101,14 @@ describe.each(databases)("surveys on %s", (database) => {
 
     it("needs the survey scopes", async () => {
       for (const scope of ["survey:write", "survey:all"]) {
-        expect((await post("/surveys.create", { name: scope }, await server.token([scope]))).status).toBe(
-          201,
-        );
+        expect(
+          (await server.post("/surveys.create", { name: scope }, await server.token([scope]))).status,
+        ).toBe(201);
       }
       const readOnly = await server.token(["survey:read"]);
-      expect((await post("/surveys.create", { name: "no" }, readOnly)).status).toBe(403);
-      expect((await post("/surveys.list", {}, readOnly)).status).toBe(200);
-      expect((await post("/surveys.list", {}, await server.token(["tag:read"]))).status).toBe(403);
+      expect((await server.post("/surveys.create", { name: "no" }, readOnly)).status).toBe(403);
+      expect((await server.post("/surveys.list", {}, readOnly)).status).toBe(200);
+      expect((await server.post("/surveys.list", {}, await server.token(["tag:read"]))).status).toBe(403);
     });
   });
 

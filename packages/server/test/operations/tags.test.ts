@@ -5,9 +5,6 @@ import { databases, startTestServer, type TestServer } from "../harness.js";
 describe.each(databases)("tags on %s", (database) => {
   let server: TestServer;
 
-  const post = (path: string, body: unknown, token?: string) =>
-    server.call("POST", path, { body, ...(token ? { token } : {}) });
-
   beforeAll(async () => {
     server = await startTestServer(database);
   });
@@ -17,7 +14,7 @@ describe.each(databases)("tags on %s", (database) => {
 
   describe("tags.create", () => {
     it("creates a tag, and refuses a second one with the same name with 409", async () => {
-      const res = await post("/tags.create", {
+      const res = await server.post("/tags.create", {
         name: "priority",
         description: "How urgent it is.",
         allowed_values: ["low", "high"],
@@ -31,9 +28,9 @@ describe.each(databases)("tags on %s", (database) => {
         style_new: { color: "#d9534f" },
       });
       expect(res.body.tag.display_id).toMatch(/^TAG-\d+$/);
-      const plain = await post("/tags.create", { name: "plain" });
+      const plain = await server.post("/tags.create", { name: "plain" });
       expect(plain.body.tag.allowed_values).toEqual([]);
-      const again = await post("/tags.create", { name: "priority" });
+      const again = await server.post("/tags.create", { name: "priority" });
       expect(again.status).toBe(409);
       expect(again.body.type).toBe("conflict");
       const listed = await server.call("GET", "/tags.list?name=priority");
@@ -41,23 +38,29 @@ describe.each(databases)("tags on %s", (database) => {
     });
 
     it("validates the body and needs tag:write or tag:all", async () => {
-      expect((await post("/tags.create", { name: "" })).status).toBe(400);
-      expect((await post("/tags.create", { name: "dup", allowed_values: ["a", "a"] })).status).toBe(400);
-      expect((await post("/tags.create", { name: "t1" }, await server.token(["tag:write"]))).status).toBe(
-        201,
+      expect((await server.post("/tags.create", { name: "" })).status).toBe(400);
+      expect((await server.post("/tags.create", { name: "dup", allowed_values: ["a", "a"] })).status).toBe(
+        400,
       );
-      expect((await post("/tags.create", { name: "t2" }, await server.token(["tag:all"]))).status).toBe(201);
-      expect((await post("/tags.create", { name: "t3" }, await server.token(["tag:read"]))).status).toBe(403);
+      expect(
+        (await server.post("/tags.create", { name: "t1" }, await server.token(["tag:write"]))).status,
+      ).toBe(201);
+      expect(
+        (await server.post("/tags.create", { name: "t2" }, await server.token(["tag:all"]))).status,
+      ).toBe(201);
+      expect(
+        (await server.post("/tags.create", { name: "t3" }, await server.token(["tag:read"]))).status,
+      ).toBe(403);
     });
   });
 
   describe("tags.list", () => {
     it("lists tags by name with either method, sorted and paged with a cursor", async () => {
-      for (const name of ["list-a", "list-b", "list-c"]) await post("/tags.create", { name });
+      for (const name of ["list-a", "list-b", "list-c"]) await server.post("/tags.create", { name });
       const byName = await server.call("GET", "/tags.list?name=list-a,list-c&sort_by=name:desc");
       expect(byName.status).toBe(200);
       expect(byName.body.tags.map((tag: { name: string }) => tag.name)).toEqual(["list-c", "list-a"]);
-      const posted = await post("/tags.list", { name: ["list-a", "list-c"], sort_by: ["name:desc"] });
+      const posted = await server.post("/tags.list", { name: ["list-a", "list-c"], sort_by: ["name:desc"] });
       expect(posted.body).toEqual(byName.body);
       const first = await server.call("GET", "/tags.list?name=list-a,list-b,list-c&limit=2&sort_by=name:asc");
       expect(first.body.tags.map((tag: { name: string }) => tag.name)).toEqual(["list-a", "list-b"]);
