@@ -1,15 +1,14 @@
 // The console checks a request before sending it with Ajv's standalone code, compiled when the page is made
-// with the reference server's options (src/render/request-validators.mjs). Its verdicts are those of a
-// validator made as the server makes its own (packages/server/src/core/contract.ts), on every example of
+// with the reference server's factory (src/render/request-validators.mjs). Its verdicts are those of a
+// validator the server's factory compiles here (@workapi/spec/validators), on every example of
 // the contract and on values made wrong from them; its one problem is put at a field; and the console's
 // request(), as the page bundles it, passes every operation's prefilled console.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { deref, loadSpec, VALIDATOR_OPTIONS } from "@workapi/spec";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
+import { deref, loadSpec } from "@workapi/spec";
+import { createAjv } from "@workapi/spec/validators";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a module of the docs generator, plain JavaScript without declarations
@@ -41,10 +40,9 @@ type Media = { example?: unknown; examples?: Record<string, unknown> };
 const mediaOf = (requestBody: unknown) =>
   (deref(spec, requestBody).node as { content: Record<string, Media> }).content["application/json"] as Media;
 
-/** A validator made as the server makes it: its verdict is what the console's must be. */
-function serverValidator(options: object) {
-  const ajv = new Ajv2020({ ...options, validateSchema: false });
-  addFormats.default(ajv);
+/** A validator made as the server makes it (its factory, compiled in this process): the console's verdict. */
+function serverValidator(kind: "inputs" | "queries") {
+  const ajv = createAjv(kind);
   ajv.addSchema({ $id: SPEC_ID, components: spec.components }, SPEC_ID);
   return (schema: unknown) => {
     const validate = ajv.compile(
@@ -96,7 +94,7 @@ describe("the console's request check", () => {
   };
 
   it("says what the server's validator says about every body example and values made wrong from them", () => {
-    const compile = serverValidator(VALIDATOR_OPTIONS.inputs);
+    const compile = serverValidator("inputs");
     const disagreements: string[] = [];
     let checked = 0;
     for (const [path, item] of Object.entries(spec.paths)) {
@@ -128,7 +126,7 @@ describe("the console's request check", () => {
   });
 
   it("says what the server's validator says about every query example and values made wrong from them", () => {
-    const compile = serverValidator(VALIDATOR_OPTIONS.queries);
+    const compile = serverValidator("queries");
     const disagreements: string[] = [];
     for (const [id, schema] of Object.entries(queries)) {
       const { properties } = schema as { properties: Record<string, { example?: unknown }> };

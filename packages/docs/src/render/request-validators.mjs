@@ -1,14 +1,13 @@
 // The console's request checks, compiled when the page is generated: Ajv's standalone code for every operation's
-// JSON body and every GET operation's query, made exactly as the reference server makes its validators
-// (packages/server/src/core/contract.ts): Ajv 2020 with ajv-formats, the options of VALIDATOR_OPTIONS (`inputs`
-// for bodies, `queries` for queries), the contract's components added under one id, and the same schema for
+// JSON body and every GET operation's query, made by the factory the reference server makes its validators with
+// (@workapi/spec/validators' createAjv: Ajv 2020 with ajv-formats and VALIDATOR_OPTIONS, `inputs` for bodies,
+// `queries` for queries), the contract's components added under one id, and the same schema for
 // each request (a query is an object of its query parameters, no other member). So the console refuses what
 // the server would refuse, and passes what it would pass. One module per Ajv instance, so that the components
 // both kinds of request use are compiled once in each; esbuild minifies them with the rest of the page's script.
-import { deref, HTTP_METHODS, VALIDATOR_OPTIONS } from "@workapi/spec";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import { operationsOf } from "@workapi/spec";
+import { createAjv } from "@workapi/spec/validators";
 import standaloneCode from "ajv/dist/standalone/index.js";
-import addFormats from "ajv-formats";
 
 /** The id the contract's components are added under; every `#/components/...` reference is made to point at it. */
 const SPEC_ID = "https://workapi.invalid/openapi.json";
@@ -24,37 +23,27 @@ const anchor = (schema) =>
 export function requestSchemas(doc) {
   const bodies = {};
   const queries = {};
-  for (const item of Object.values(doc.paths ?? {})) {
-    for (const method of HTTP_METHODS.filter((name) => item?.[name])) {
-      const raw = item[method];
-      if (method === "get") {
-        const inQuery = (raw.parameters ?? [])
-          .map((ref) => deref(doc, ref).node)
-          .filter((p) => p.in === "query");
-        queries[raw.operationId] = {
-          type: "object",
-          additionalProperties: false,
-          required: inQuery.filter((p) => p.required).map((p) => p.name),
-          properties: Object.fromEntries(inQuery.map((p) => [p.name, p.schema])),
-        };
-      } else if (raw.requestBody) {
-        // Only JSON bodies: the console sends no multipart body (file uploads are the curl sample's).
-        const schema = deref(doc, raw.requestBody).node.content?.["application/json"]?.schema;
-        if (schema) bodies[raw.operationId] = schema;
-      }
+  for (const { method, operationId, parameters, requestBody } of operationsOf(doc)) {
+    if (method === "get") {
+      const inQuery = parameters.filter((p) => p.in === "query");
+      queries[operationId] = {
+        type: "object",
+        additionalProperties: false,
+        required: inQuery.filter((p) => p.required).map((p) => p.name),
+        properties: Object.fromEntries(inQuery.map((p) => [p.name, p.schema])),
+      };
+    } else if (requestBody) {
+      // Only JSON bodies: the console sends no multipart body (file uploads are the curl sample's).
+      const schema = requestBody.content?.["application/json"]?.schema;
+      if (schema) bodies[operationId] = schema;
     }
   }
   return { bodies, queries };
 }
 
-/** A CommonJS module exporting one validator per operationId of `schemas`, compiled with Ajv `options`. */
-export function standaloneValidators(doc, options, schemas) {
-  const ajv = new Ajv2020({
-    ...options,
-    validateSchema: false,
-    code: { source: true, esm: false, lines: false },
-  });
-  addFormats.default(ajv);
+/** A CommonJS module exporting one validator per operationId of `schemas`, compiled as the server's `kind`. */
+export function standaloneValidators(doc, kind, schemas) {
+  const ajv = createAjv(kind, { code: { source: true, esm: false, lines: false } });
   ajv.addSchema({ $id: SPEC_ID, components: doc.components }, SPEC_ID);
   const exported = {};
   for (const [operationId, schema] of Object.entries(schemas)) {
@@ -69,7 +58,7 @@ export function standaloneValidators(doc, options, schemas) {
 export function requestValidatorModules(doc) {
   const { bodies, queries } = requestSchemas(doc);
   return {
-    [BODY_VALIDATORS]: standaloneValidators(doc, VALIDATOR_OPTIONS.inputs, bodies),
-    [QUERY_VALIDATORS]: standaloneValidators(doc, VALIDATOR_OPTIONS.queries, queries),
+    [BODY_VALIDATORS]: standaloneValidators(doc, "inputs", bodies),
+    [QUERY_VALIDATORS]: standaloneValidators(doc, "queries", queries),
   };
 }
