@@ -6,6 +6,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
+import { serveCommand } from "../test/support/servers.mjs";
 
 /** The helpers of one run: `work` holds the logs, children run in `serverDir`. */
 export function childProcesses({ work, serverDir }) {
@@ -64,11 +65,14 @@ export function childProcesses({ work, serverDir }) {
     }
   }
 
-  /** The built server `cli` serving on a free port of 127.0.0.1, logging warnings only; `url` is where. */
-  async function startServer(cli, env) {
+  /**
+   * The built server serving on a free port of 127.0.0.1 with `env`, started with the tests' command line
+   * (../test/support/servers.mjs, serveCommand: `args`, `nodeArgs`, `entry`, `logLevel`); `url` is where. Not
+   * waited for: `ready` times its start from the spawn.
+   */
+  async function startServer(env, { name = "server", ...command } = {}) {
     const port = await freePort();
-    const args = [cli, "serve", "--port", String(port), "--host", "127.0.0.1"];
-    const proc = start("server", process.execPath, args, { ...env, LOG_LEVEL: "warn" });
+    const proc = start(name, process.execPath, serveCommand({ port, ...command }), env);
     proc.url = `http://127.0.0.1:${port}`;
     return proc;
   }

@@ -68,7 +68,7 @@ const tokenOf = async (scopes) =>
 // Tokens first: the first `token create` makes the database, before the server opens it.
 const writer = await tokenOf("tag:all");
 const reader = await tokenOf("tag:read");
-const server = await startServer(cli, env);
+const server = await startServer(env, { logLevel: "warn" });
 const url = server.url;
 const figures = { up: [], stopped: [], resumed: [] };
 let failed = false;

@@ -61,16 +61,15 @@ const log = (line) =>
   process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${line}\n`);
 
 const work = mkdtempSync(join(tmpdir(), "workapi-bench-"));
-const { children, start, stop, ready, rssMb, serverEnv, freePort } = childProcesses({ work, serverDir });
+const { children, start, startServer, stop, ready, rssMb, serverEnv, freePort } = childProcesses({
+  work,
+  serverDir,
+});
 
 async function startWorkapi(name, { mode = "production", dataDir, databaseUrl, nodeArgs = [], entry = cli }) {
-  const port = await freePort();
-  const args = [...nodeArgs, entry, "serve", "--host", "127.0.0.1", "--port", String(port)];
   // Far above what a run sends: the bench measures serving, not the limiter's 429s.
-  args.push("--data-dir", dataDir, "--rate-limit", "1000000000");
-  const env = serverEnv(mode, databaseUrl);
-  const proc = start(name, process.execPath, args, env);
-  proc.url = `http://127.0.0.1:${port}`;
+  const args = ["--data-dir", dataDir, "--rate-limit", "1000000000"];
+  const proc = await startServer(serverEnv(mode, databaseUrl), { name, args, nodeArgs, entry });
   await ready(proc, `${proc.url}/health`);
   return proc;
 }
@@ -368,7 +367,7 @@ try {
 
   // The scale-out factor: one process against `serve --workers 2`, each with a Redis of the run's own.
   const scaleOut = await scaleOutRows({
-    helpers: { start, stop, ready, freePort, serverEnv },
+    helpers: { start, startServer, stop, ready, freePort, serverEnv },
     cli,
     stores: [{ name: "SQLite", ...sqlite }, ...(postgres ? [{ name: "PostgreSQL", ...postgres }] : [])],
     load,
@@ -381,14 +380,11 @@ try {
   log("cold starts");
   const cold = { workapi: [], bare: [] };
   for (let i = 0; i < knobs.coldStarts; i++) {
-    const port = await freePort();
-    const proc = start(
-      "workapi-cold",
-      process.execPath,
-      [cli, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", sqlite.dataDir],
-      serverEnv("production"),
-    );
-    cold.workapi.push(await ready(proc, `http://127.0.0.1:${port}${getPath}`, auth));
+    const proc = await startServer(serverEnv("production"), {
+      name: "workapi-cold",
+      args: ["--data-dir", sqlite.dataDir],
+    });
+    cold.workapi.push(await ready(proc, `${proc.url}${getPath}`, auth));
     await stop(proc);
     const peer = await startBare();
     cold.bare.push(peer.coldMs);

@@ -41,7 +41,7 @@ export async function startOwnRedis({ start, freePort }) {
  * ratio the median of the per-repetition ratios).
  */
 export async function measureScaleOut({ helpers, cli, stores, redisUrl, load, repetitions, warmUp, log }) {
-  const { start, stop, ready, freePort, serverEnv } = helpers;
+  const { startServer, stop, ready, serverEnv } = helpers;
   const results = {};
   for (const store of stores) {
     const env = {
@@ -51,12 +51,9 @@ export async function measureScaleOut({ helpers, cli, stores, redisUrl, load, re
     };
     const servers = {};
     for (const workers of [1, 2]) {
-      const port = await freePort();
-      const args = [cli, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", store.dataDir];
       // Far above what a run sends: the bench measures serving, not the limiter's 429s.
-      args.push("--rate-limit", "1000000000", "--workers", String(workers));
-      const proc = start(`scale-out-${store.name}-${workers}`, process.execPath, args, env);
-      proc.url = `http://127.0.0.1:${port}`;
+      const args = ["--data-dir", store.dataDir, "--rate-limit", "1000000000", "--workers", String(workers)];
+      const proc = await startServer(env, { name: `scale-out-${store.name}-${workers}`, args, entry: cli });
       await ready(proc, `${proc.url}/health`);
       servers[workers] = proc;
     }

@@ -66,7 +66,18 @@ if (!haveRedisServer()) {
 }
 
 const work = mkdtempSync(join(tmpdir(), "workapi-scale-out-"));
-const { children, freePort, serverEnv, start, stop, ready } = childProcesses({ work, serverDir });
+const {
+  children,
+  freePort,
+  serverEnv,
+  start,
+  startServer: launch,
+  stop,
+  ready,
+} = childProcesses({
+  work,
+  serverDir,
+});
 const log = (line) => process.stderr.write(`[scale-out] ${line}\n`);
 
 /** Loads `dataDir` (and `databaseUrl`, when given) with the demo data; returns the first start's admin token. */
@@ -81,13 +92,9 @@ async function seed(dataDir, databaseUrl) {
 
 /** Starts `serve` on a free port and waits until it answers an authenticated read. */
 async function startServer(name, { dataDir, databaseUrl, env, token, workers = 1 }) {
-  const port = await freePort();
-  const args = [cli, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir];
-  args.push("--workers", String(workers));
   // Far above what a run sends: the bench measures serving, not the limiter's 429s.
-  args.push("--rate-limit", "1000000000");
-  const proc = start(name, process.execPath, args, { ...serverEnv("production", databaseUrl), ...env });
-  proc.url = `http://127.0.0.1:${port}`;
+  const args = ["--data-dir", dataDir, "--workers", String(workers), "--rate-limit", "1000000000"];
+  const proc = await launch({ ...serverEnv("production", databaseUrl), ...env }, { name, args });
   await ready(proc, `${proc.url}/tags.list`, { authorization: `Bearer ${token}` });
   return proc;
 }

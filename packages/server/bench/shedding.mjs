@@ -93,9 +93,9 @@ const loadBefore = loadavg();
 // The seed makes the organization and its admin token (every scope) on the empty data directory.
 await promisify(execFile)(process.execPath, [cli, "seed", "--works", "300"], { env });
 const token = readFileSync(join(dataDir, "admin-token"), "utf8").trim();
-const server = await startServer(cli, env);
+const server = await startServer(env, { logLevel: "warn" });
 // The same server with shedding off, on the same data: the closed loops' reference.
-const unshed = await startServer(cli, { ...env, WORKAPI_MAX_EVENT_LOOP_DELAY_MS: "0" });
+const unshed = await startServer({ ...env, WORKAPI_MAX_EVENT_LOOP_DELAY_MS: "0" }, { logLevel: "warn" });
 const url = server.url;
 const peer = await startRefusingPeer();
 let failed = false;
@@ -168,7 +168,7 @@ async function suites() {
       },
     );
     const operator = readFileSync(tokenFile, "utf8").trim();
-    const proc = await startServer(cli, suiteEnv);
+    const proc = await startServer(suiteEnv, { logLevel: "warn" });
     try {
       await ready(proc, `${proc.url}/health`);
       const target = { url: proc.url, token: operator };

@@ -9,6 +9,16 @@ export declare function runCli(
   options?: Omit<ExecFileOptions, "env">,
 ): Promise<{ stdout: string; stderr: string }>;
 
+export declare function serveCommand(options?: {
+  port?: number;
+  /** The --host flag (default 127.0.0.1); null: none, the server's default. */
+  host?: string | null;
+  logLevel?: string;
+  args?: string[];
+  nodeArgs?: string[];
+  entry?: string;
+}): string[];
+
 export declare function listening(
   child: ChildProcess,
   options?: { until?: RegExp; timeoutMs?: number },

@@ -60,6 +60,32 @@ export function listening(child, { until, timeoutMs = 60_000 } = {}) {
 }
 
 /**
+ * The arguments of `node` that start the built server's `serve` (the one command line tests and benchmarks
+ * start it with): on `port` (0: one the system picks) of `host` (null: no flag, the server's default), with
+ * `logLevel` when given, then `args`; `nodeArgs` go to node itself and `entry` replaces dist/cli.js (the bench's
+ * profile runs another build of it).
+ */
+export function serveCommand({
+  port = 0,
+  host = "127.0.0.1",
+  logLevel,
+  args = [],
+  nodeArgs = [],
+  entry = cli,
+} = {}) {
+  return [
+    ...nodeArgs,
+    entry,
+    "serve",
+    "--port",
+    String(port),
+    ...(host ? ["--host", host] : []),
+    ...(logLevel ? ["--log-level", logLevel] : []),
+    ...args,
+  ];
+}
+
+/**
  * Starts `node dist/cli.js serve` on a free port of 127.0.0.1 (unless `args` give others; `host: null` gives
  * none, for a test of the default) with `env` over the process's environment, and resolves once it listens
  * (see `listening`). `stderr: "inherit"` shows the server's errors in the test's own output instead of
@@ -75,11 +101,11 @@ export async function startServer({
   stderr = "pipe",
   cwd,
 } = {}) {
-  const child = spawn(
-    process.execPath,
-    [cli, "serve", "--port", "0", ...(host ? ["--host", host] : []), "--log-level", logLevel, ...args],
-    { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", stderr], ...(cwd ? { cwd } : {}) },
-  );
+  const child = spawn(process.execPath, serveCommand({ host, logLevel, args }), {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", stderr],
+    ...(cwd ? { cwd } : {}),
+  });
   const exited = new Promise((resolve) => child.once("exit", (code) => resolve(code)));
   const started = listening(child, { until, timeoutMs });
   const url = await started.url.catch(async (error) => {
