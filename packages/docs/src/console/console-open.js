@@ -3,6 +3,7 @@
 import * as consoles from "./console.js";
 import { docsData } from "./data.js";
 import * as forms from "./form.js";
+import * as checks from "./request-check.js";
 import * as samples from "./samples.js";
 
 const { element } = forms;
@@ -115,6 +116,17 @@ function build(operation, data) {
   });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
+    // The checks come with validators.js, loaded when the first console opened: sent once they are here.
+    if (!checks.loaded()) {
+      note.textContent = "Loading the contract's checks…";
+      checks.load().then(
+        () => form.requestSubmit(sendButton),
+        (error) => {
+          note.textContent = `Not sent: ${error.message}.`;
+        },
+      );
+      return;
+    }
     const checked = consoles.request(operation, editors);
     const paramsLeft = editors.params
       ? forms.showErrors(editors.params.node, checked.errors.params)
@@ -142,6 +154,8 @@ const openConsole = (id) => {
   open = undefined;
   // The button of the open console closes it.
   if (again) return;
+  // The request checks load while the reader fills the form in (failing here is said when sending).
+  checks.load().catch(() => {});
   open = build(operation, data);
   slot.append(open);
   open.scrollIntoView({ block: "nearest" });

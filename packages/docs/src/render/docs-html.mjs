@@ -65,7 +65,7 @@ export function historyHtml(history) {
   return `<div class="history">${badges.join(" ")}${lines.length ? `<ul class="changes">${lines.join("")}</ul>` : ""}</div>`;
 }
 
-function parametersHtml(doc, raw) {
+function parametersHtml(doc, raw, anchor) {
   const groups = new Map();
   for (const ref of raw.parameters ?? []) {
     const parameter = deref(doc, ref).node;
@@ -80,6 +80,7 @@ function parametersHtml(doc, raw) {
         ...marks,
       },
       required: parameter.required === true,
+      anchor: `${anchor}/${parameter.in}/${parameter.name}`,
     });
     groups.set(parameter.in, [...(groups.get(parameter.in) ?? []), field]);
   }
@@ -91,28 +92,50 @@ function parametersHtml(doc, raw) {
     .join("");
 }
 
-function bodyHtml(doc, raw) {
+function bodyHtml(doc, raw, anchor) {
   if (!raw.requestBody) return "";
   const body = deref(doc, raw.requestBody).node;
   return Object.entries(body.content ?? {})
     .map(
       ([type, media]) =>
-        `<h4>Request body <span class="media">${escapeHtml(type)}</span>${body.required ? ' <span class="required">required</span>' : ""}</h4>${schemaBlock(doc, media.schema ?? {})}`,
+        `<h4>Request body <span class="media">${escapeHtml(type)}</span>${body.required ? ' <span class="required">required</span>' : ""}</h4>${schemaBlock(doc, media.schema ?? {}, `${anchor}/body`)}`,
     )
     .join("");
 }
 
-function responsesHtml(doc, raw) {
+/** The name of a shared answer (`#/components/responses/<Name>`), which the page describes once. */
+const sharedResponse = (ref) =>
+  typeof ref?.$ref === "string" && ref.$ref.startsWith("#/components/responses/")
+    ? ref.$ref.slice(23)
+    : undefined;
+
+/** The anchor of a shared answer's part of the page. */
+const responseAnchor = (name) => `response/${name}`;
+
+function responseHead(status, response) {
+  return `<span class="status s${status[0]}">${escapeHtml(status)}</span> ${inlineMarkdown(response.description ?? "")}`;
+}
+
+function responsesHtml(doc, raw, anchor) {
+  const shared = [];
   const rows = Object.entries(raw.responses ?? {}).map(([status, ref]) => {
     const response = deref(doc, ref).node;
     const schema = response.content?.["application/json"]?.schema;
-    const head = `<span class="status s${status[0]}">${escapeHtml(status)}</span> ${inlineMarkdown(response.description ?? "")}`;
+    // The answers every operation may give (400, 401, 429...) are described once, in the Answers part, and
+    // linked: spelled out under each of 104 operations, they weighed a quarter of the page.
+    const name = sharedResponse(ref);
+    if (name && !/^2/.test(status)) {
+      shared.push(`<a href="#${responseAnchor(name)}">${escapeHtml(status)} ${escapeHtml(name)}</a>`);
+      return "";
+    }
+    const head = responseHead(status, response);
     // A success's body is spelled out; an error's body is one of the shared error schemas, linked.
     if (/^2/.test(status)) {
-      return `<details class="response" open><summary>${head}</summary>${schema ? schemaBlock(doc, schema) : ""}</details>`;
+      return `<details class="response" open><summary>${head}</summary>${schema ? schemaBlock(doc, schema, `${anchor}/${status}`) : ""}</details>`;
     }
     return `<p class="response">${head}${schema ? ` · ${typeLabel(doc, schema)}` : ""}</p>`;
   });
+  const common = shared.length ? `<p class="response">Shared answers: ${shared.join(", ")}</p>` : "";
   const known = errorTypes(doc);
   const types = (raw["x-error-types"] ?? []).map((type) =>
     known.has(type)
@@ -120,7 +143,29 @@ function responsesHtml(doc, raw) {
       : `<code>${escapeHtml(type)}</code>`,
   );
   const errors = types.length ? `<p class="error-types">Error types: ${types.join(", ")}</p>` : "";
-  return `<h4>Responses</h4>${rows.join("")}${errors}`;
+  return `<h4>Responses</h4>${rows.join("")}${common}${errors}`;
+}
+
+/** The shared answers' part: each answer once, with its status, description and body's schema. */
+function sharedResponsesHtml(doc) {
+  const statuses = new Map();
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(item ?? {})) {
+      for (const [status, ref] of Object.entries(operation?.responses ?? {})) {
+        const name = sharedResponse(ref);
+        if (name && !statuses.has(name)) statuses.set(name, status);
+      }
+    }
+  }
+  const parts = ['<section class="tag" id="responses"><h2>Shared answers</h2></section>'];
+  for (const [name, status] of statuses) {
+    const response = doc.components.responses[name];
+    const schema = response.content?.["application/json"]?.schema;
+    parts.push(
+      `<section class="schema" id="${responseAnchor(name)}"><h3>${escapeHtml(status)} ${escapeHtml(name)}</h3><p>${responseHead(status, response)}</p>${schema ? `<p class="schema-ref">Body: ${typeLabel(doc, schema)}</p>` : ""}</section>`,
+    );
+  }
+  return parts.join("\n");
 }
 
 function samplesHtml(raw) {
@@ -145,9 +190,9 @@ function operationHtml(doc, operation, copy, history) {
     // The console opens here, under the operation's name, when its button is pressed (the page's script).
     '<div class="console-slot"></div>',
     markdown(copy.description),
-    parametersHtml(doc, raw),
-    bodyHtml(doc, raw),
-    responsesHtml(doc, raw),
+    parametersHtml(doc, raw, operationAnchor(operation)),
+    bodyHtml(doc, raw, operationAnchor(operation)),
+    responsesHtml(doc, raw, operationAnchor(operation)),
     samplesHtml(raw),
     "</section>",
   ].join("\n");
@@ -169,7 +214,7 @@ function navigation(definition, byTag) {
     );
     links.push(`<li><a href="#tag/${escapeHtml(tag)}">${escapeHtml(tag)}</a><ul>${items.join("")}</ul></li>`);
   }
-  links.push('<li><a href="#schemas">Schemas</a></li>');
+  links.push('<li><a href="#responses">Shared answers</a></li>', '<li><a href="#schemas">Schemas</a></li>');
   return `<nav id="nav" aria-label="Contents"><ul>${links.join("")}</ul></nav>`;
 }
 
@@ -193,6 +238,7 @@ export function pageBody({ doc, definition, operations, copies, history }) {
       ),
     );
   }
+  main.push(sharedResponsesHtml(doc));
   main.push('<section class="tag" id="schemas"><h2>Schemas</h2></section>');
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
     main.push(namedSchemaHtml(doc, name, schema));

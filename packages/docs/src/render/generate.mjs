@@ -9,14 +9,15 @@ import { join } from "node:path";
 import { operationsOf } from "@workapi/spec";
 import { GENERATED_NOTICE } from "@workapi/spec/generated-notice";
 import { operationHistory } from "./docs-changes.mjs";
-import { consoleData, searchIndex } from "./docs-console-data.mjs";
-import { operationAnchor, pageBody } from "./docs-html.mjs";
+import { consoleData } from "./docs-console-data.mjs";
+import { pageBody } from "./docs-html.mjs";
 import { docsDocument } from "./docs-page.mjs";
 import { escapeHtml } from "./docs-schema-html.mjs";
-import { pageScript } from "./page-script.mjs";
+import { pageScript, validatorsScript } from "./page-script.mjs";
 import { requestValidatorModules } from "./request-validators.mjs";
 
 const DOCS_FILE = "packages/docs/index.html";
+const VALIDATORS_FILE = "packages/docs/validators.js";
 const FAVICON_FILE = "packages/docs/favicon.svg";
 const CONSOLE_DIR = join("packages", "docs", "src", "console");
 
@@ -36,14 +37,8 @@ export async function renderDocs(root, doc, variables) {
   const history = operationHistory(root, doc, operations);
   const favicon = readFileSync(join(root, FAVICON_FILE), "utf8").trim();
   const css = readFileSync(join(root, CONSOLE_DIR, "page.css"), "utf8").trim();
-  const data = {
-    ...consoleData(doc, operations),
-    search: searchIndex(doc, operations, operationAnchor),
-    anchors: Object.fromEntries(
-      operations.map((operation) => [operation.raw.operationId, operationAnchor(operation)]),
-    ),
-  };
-  const script = await pageScript(requestValidatorModules(doc));
+  const data = consoleData(doc, operations);
+  const script = await pageScript();
   const { title, version } = doc.info;
   return [
     `<!-- ${GENERATED_NOTICE} -->`,
@@ -73,9 +68,15 @@ export async function renderDocs(root, doc, variables) {
 export const docsGenerator = {
   name: "docs",
   inputs: ["bundle"],
-  outputs: [DOCS_FILE],
+  outputs: [DOCS_FILE, VALIDATORS_FILE],
   async generate({ root, inputs }) {
     const { doc, sampleVariables } = inputs.bundle;
-    return { files: { [DOCS_FILE]: await renderDocs(root, doc, sampleVariables) } };
+    const validators = await validatorsScript(requestValidatorModules(doc));
+    return {
+      files: {
+        [DOCS_FILE]: await renderDocs(root, doc, sampleVariables),
+        [VALIDATORS_FILE]: `/* ${GENERATED_NOTICE} */\n${validators}\n`,
+      },
+    };
   },
 };

@@ -1,6 +1,8 @@
-// The page's one script: the console's ES modules (src/console/page.js and what it imports) bundled by esbuild
-// into one IIFE, minified, which the page inlines (it loads nothing from anywhere). Modules the generator makes
-// from the contract (the request checks) are handed to the bundle by name, so they are never files on disk.
+// The page's scripts: the console's ES modules (src/console/page.js and what it imports) bundled by esbuild
+// into one IIFE, minified, which the page inlines; and the request checks (src/console/validators.js with the
+// modules the generator makes from the contract, handed to the bundle by name, so never files on disk) as a
+// second file beside the page, validators.js, which the console loads when it is first opened. The checks
+// weigh some 700 kB: inlined, every reader paid to parse them, though few open a console.
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -26,10 +28,10 @@ export function generatedModules(modules) {
   };
 }
 
-/** The page's script, with the generated `modules` (name -> source) the console's modules import. */
-export async function pageScript(modules = {}) {
+/** Bundles `entry` (a file of src/console/) with the generated `modules` (name -> source) it imports. */
+async function bundle(entry, modules = {}) {
   const { outputFiles } = await build({
-    entryPoints: [join(CONSOLE_DIR, "page.js")],
+    entryPoints: [join(CONSOLE_DIR, entry)],
     absWorkingDir: CONSOLE_DIR,
     bundle: true,
     write: false,
@@ -47,3 +49,9 @@ export async function pageScript(modules = {}) {
   if (/<\/script/i.test(script)) throw new Error("the page's script would close its script element");
   return script;
 }
+
+/** The page's inline script. */
+export const pageScript = () => bundle("page.js");
+
+/** The request checks' file (validators.js), with the generated `modules` its entry imports. */
+export const validatorsScript = (modules) => bundle("validators.js", modules);
