@@ -1,9 +1,8 @@
 // The console's panel, opened in an operation's part of the page by its "Try it" button (part of the docs
 // page's script; the pieces are in console.js): one console at a time, its settings shared.
 import * as consoles from "./console.js";
-import { docsData } from "./data.js";
+import { docsData, load, loaded } from "./data.js";
 import * as forms from "./form.js";
-import * as checks from "./request-check.js";
 import * as samples from "./samples.js";
 
 const { element } = forms;
@@ -116,17 +115,6 @@ function build(operation, data) {
   });
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    // The checks come with validators.js, loaded when the first console opened: sent once they are here.
-    if (!checks.loaded()) {
-      note.textContent = "Loading the contract's checks…";
-      checks.load().then(
-        () => form.requestSubmit(sendButton),
-        (error) => {
-          note.textContent = `Not sent: ${error.message}.`;
-        },
-      );
-      return;
-    }
     const checked = consoles.request(operation, editors);
     const paramsLeft = editors.params
       ? forms.showErrors(editors.params.node, checked.errors.params)
@@ -144,7 +132,22 @@ function build(operation, data) {
 }
 
 /** Opens the console of the operation `id` in its part of the page (closing any other). */
-const openConsole = (id) => {
+const openConsole = (id, button) => {
+  if (!loaded()) {
+    // The first console loads console.js; the button says so, and says why should it fail.
+    button.setAttribute("aria-busy", "true");
+    load().then(
+      () => {
+        button.removeAttribute("aria-busy");
+        openConsole(id, button);
+      },
+      (error) => {
+        button.removeAttribute("aria-busy");
+        button.title = error.message;
+      },
+    );
+    return;
+  }
   const data = docsData();
   const operation = data.operations.find((candidate) => candidate.id === id);
   const slot = document.querySelector(`.operation[data-operation="${CSS.escape(id)}"] .console-slot`);
@@ -154,8 +157,6 @@ const openConsole = (id) => {
   open = undefined;
   // The button of the open console closes it.
   if (again) return;
-  // The request checks load while the reader fills the form in (failing here is said when sending).
-  checks.load().catch(() => {});
   open = build(operation, data);
   slot.append(open);
   open.scrollIntoView({ block: "nearest" });
@@ -163,5 +164,5 @@ const openConsole = (id) => {
 
 document.addEventListener("click", (event) => {
   const button = event.target.closest?.("button.try-open");
-  if (button) openConsole(button.dataset.operation);
+  if (button) openConsole(button.dataset.operation, button);
 });

@@ -2,29 +2,8 @@
 // with the reference server's own Ajv options (src/render/request-validators.mjs), so the console refuses a
 // request exactly when the server would. Like the server, it stops at the first error and names the one the
 // server's 400 would name; here that error is put at its field (a path of keys) with a short message.
-// The validators live in validators.js beside the page (some 700 kB that only a console needs): loaded() says
-// whether they are here, load() brings them (once) by a script element, which also works from a file.
-let loading;
-
-/** Whether the validators are loaded. */
-export const loaded = () => globalThis.workapiValidators !== undefined;
-
-/** Loads validators.js (once); resolves when its checks are ready. */
-export function load() {
-  if (loaded()) return Promise.resolve();
-  loading ??= new Promise((resolve, reject) => {
-    const script = document.createElement("script");
-    script.src = new URL("validators.js", location.href).href;
-    script.onload = () => resolve();
-    script.onerror = () => {
-      loading = undefined;
-      script.remove();
-      reject(new Error("the request checks (validators.js) did not load"));
-    };
-    document.head.append(script);
-  });
-  return loading;
-}
+// The validators come with console.js (data.js loads it before any console opens).
+import { validators } from "./data.js";
 
 const show = (value) => JSON.stringify(value);
 
@@ -107,9 +86,7 @@ function check(validate, input) {
 }
 
 /** The problems of an operation's body, as the server checks it. */
-export const bodyProblems = (operation, body) =>
-  check(globalThis.workapiValidators?.body[operation.id], body);
+export const bodyProblems = (operation, body) => check(validators().body[operation.id], body);
 
 /** The problems of a GET operation's query parameters, as the server checks them. */
-export const queryProblems = (operation, params) =>
-  check(globalThis.workapiValidators?.query[operation.id], params);
+export const queryProblems = (operation, params) => check(validators().query[operation.id], params);

@@ -125,7 +125,7 @@ function responsesHtml(doc, raw, anchor) {
     // linked: spelled out under each of 104 operations, they weighed a quarter of the page.
     const name = sharedResponse(ref);
     if (name && !/^2/.test(status)) {
-      shared.push(`<a href="#${responseAnchor(name)}">${escapeHtml(status)} ${escapeHtml(name)}</a>`);
+      shared.push(`<a href="#${responseAnchor(name)}">${escapeHtml(status)}</a>`);
       return "";
     }
     const head = responseHead(status, response);
@@ -136,14 +136,33 @@ function responsesHtml(doc, raw, anchor) {
     return `<p class="response">${head}${schema ? ` · ${typeLabel(doc, schema)}` : ""}</p>`;
   });
   const common = shared.length ? `<p class="response">Shared answers: ${shared.join(", ")}</p>` : "";
+  const everywhere = everyOperationsErrorTypes(doc);
+  const own = (raw["x-error-types"] ?? []).filter((type) => !everywhere.has(type));
+  const types = errorTypeLinks(doc, own);
+  // The types every operation may answer with are listed once, with the shared answers.
+  if (everywhere.size) types.push('<a href="#responses">those of every operation</a>');
+  const errors = types.length ? `<p class="error-types">Error types: ${types.join(", ")}</p>` : "";
+  return `<h4>Responses</h4>${rows.join("")}${common}${errors}`;
+}
+
+/** The error `types` as links to their schemas (or as code, for a type with no schema of its own). */
+function errorTypeLinks(doc, types) {
   const known = errorTypes(doc);
-  const types = (raw["x-error-types"] ?? []).map((type) =>
+  return types.map((type) =>
     known.has(type)
       ? `<a href="#${schemaAnchor(known.get(type))}"><code>${escapeHtml(type)}</code></a>`
       : `<code>${escapeHtml(type)}</code>`,
   );
-  const errors = types.length ? `<p class="error-types">Error types: ${types.join(", ")}</p>` : "";
-  return `<h4>Responses</h4>${rows.join("")}${common}${errors}`;
+}
+
+/** The error types every operation lists (its `x-error-types`). */
+function everyOperationsErrorTypes(doc) {
+  const lists = Object.values(doc.paths ?? {}).flatMap((item) =>
+    Object.values(item ?? {})
+      .filter((operation) => operation?.responses)
+      .map((operation) => operation["x-error-types"] ?? []),
+  );
+  return new Set((lists[0] ?? []).filter((type) => lists.every((list) => list.includes(type))));
 }
 
 /** The shared answers' part: each answer once, with its status, description and body's schema. */
@@ -157,7 +176,10 @@ function sharedResponsesHtml(doc) {
       }
     }
   }
-  const parts = ['<section class="tag" id="responses"><h2>Shared answers</h2></section>'];
+  const everywhere = errorTypeLinks(doc, [...everyOperationsErrorTypes(doc)]);
+  const parts = [
+    `<section class="tag" id="responses"><h2>Shared answers</h2><p>The answers many operations may give, each linked from theirs. Every operation may answer with the error types ${everywhere.join(", ")}.</p></section>`,
+  ];
   for (const [name, status] of statuses) {
     const response = doc.components.responses[name];
     const schema = response.content?.["application/json"]?.schema;

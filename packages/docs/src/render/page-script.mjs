@@ -1,8 +1,7 @@
-// The page's scripts: the console's ES modules (src/console/page.js and what it imports) bundled by esbuild
-// into one IIFE, minified, which the page inlines; and the request checks (src/console/validators.js with the
-// modules the generator makes from the contract, handed to the bundle by name, so never files on disk) as a
-// second file beside the page, validators.js, which the console loads when it is first opened. The checks
-// weigh some 700 kB: inlined, every reader paid to parse them, though few open a console.
+// The page's scripts, bundled by esbuild into IIFEs, minified: the console's ES modules (src/console/page.js
+// and what it imports), which the page inlines; and the request checks (src/console/console-checks.js with the
+// modules the generator makes from the contract, handed to the bundle by name, so never files on disk), which
+// go into console.js beside the page, loaded when a console is first opened (src/console/data.js says why).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -53,5 +52,5 @@ async function bundle(entry, modules = {}) {
 /** The page's inline script. */
 export const pageScript = () => bundle("page.js");
 
-/** The request checks' file (validators.js), with the generated `modules` its entry imports. */
-export const validatorsScript = (modules) => bundle("validators.js", modules);
+/** The request checks of console.js, with the generated `modules` their entry imports. */
+export const checksScript = (modules) => bundle("console-checks.js", modules);
