@@ -67,13 +67,14 @@ function build(operation, data) {
   const { schemas } = data;
   shared ??= consoles.settings(data);
   const editors = {};
+  const kept = consoles.keptInputs(operation.id);
   const parts = [element("h4", {}, [`Try ${operation.name}`]), shared.node];
   if (operation.params.length) {
     const control = forms.build(consoles.paramsSchema(operation), {
       schemas,
       path: [],
       required: true,
-      value: consoles.paramsExample(operation),
+      value: kept ? kept.params : consoles.paramsExample(operation),
     });
     editors.params = {
       control,
@@ -83,7 +84,9 @@ function build(operation, data) {
   }
   const multipart = operation.body && operation.body.type !== "application/json";
   if (operation.body && !multipart) {
-    editors.body = consoles.bodyEditor(operation, schemas);
+    editors.body = kept
+      ? consoles.bodyEditor(operation, schemas, kept.body)
+      : consoles.bodyEditor(operation, schemas);
     parts.push(editors.body.node);
   }
   const sendButton = element("button", { type: "submit", name: "send", disabled: multipart }, ["Send"]);
@@ -92,8 +95,8 @@ function build(operation, data) {
   ]);
   const view = consoles.answerView();
   const boxes = {
-    curl: element("pre", { class: "live-curl" }),
-    typescript: element("pre", { class: "live-typescript" }),
+    curl: element("pre", { class: "live-curl", tabindex: "0", "aria-label": "curl" }),
+    typescript: element("pre", { class: "live-typescript", tabindex: "0", "aria-label": "TypeScript" }),
   };
   const live = element("details", { class: "live-samples", open: true }, [
     element("summary", {}, ["These inputs as curl and TypeScript"]),
@@ -107,7 +110,10 @@ function build(operation, data) {
     view.node,
     live,
   ]);
-  const refresh = () => refreshSamples(operation, editors, shared, boxes);
+  const refresh = () => {
+    refreshSamples(operation, editors, shared, boxes);
+    consoles.keepInputs(operation, editors);
+  };
   form.addEventListener("input", refresh);
   form.addEventListener("change", refresh);
   form.addEventListener("click", (event) => {

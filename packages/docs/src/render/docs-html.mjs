@@ -10,6 +10,7 @@ import { errorTypes } from "./docs-console-data.mjs";
 import {
   deprecatedBadge,
   escapeHtml,
+  escapeText,
   fieldHtml,
   inlineMarkdown,
   markdown,
@@ -190,12 +191,13 @@ function sharedResponsesHtml(doc) {
   return parts.join("\n");
 }
 
+/** The code samples; each box scrolls, so it takes the focus (tabindex) for a keyboard to scroll it. */
 function samplesHtml(raw) {
   const samples = raw["x-codeSamples"] ?? [];
   if (!samples.length) return "";
   const tabs = samples.map(
     (sample, index) =>
-      `<details class="sample"${index === 0 ? " open" : ""}><summary>${escapeHtml(sample.label)}</summary><pre><code>${escapeHtml(sample.source)}</code></pre></details>`,
+      `<details class="sample"${index === 0 ? " open" : ""}><summary>${escapeHtml(sample.label)}</summary><pre tabindex="0"><code>${escapeText(sample.source)}</code></pre></details>`,
   );
   return `<h4>Code samples</h4>${tabs.join("")}`;
 }

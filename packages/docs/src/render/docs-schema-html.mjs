@@ -9,6 +9,9 @@ import { marked } from "marked";
 /** Text safe inside an HTML element or a quoted attribute. */
 export const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** Text safe inside an HTML element (not an attribute): quotes stay as they are, which keeps code light. */
+export const escapeText = (text) => String(text).replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+
 /** Markdown of the contract as HTML (the contract is the house's own text, written by hand). */
 export const markdown = (text) => (text ? marked.parse(String(text), { async: false }) : "");
 /** One line of Markdown as inline HTML. */

@@ -49,11 +49,15 @@ export async function renderDocs(root, doc, variables) {
     `<title>${escapeHtml(`${title} (${version})`)}</title>`,
     `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(favicon)}">`,
     `<style>${css}</style>`,
+    // The theme the reader chose (src/console/theme.js), set before the page paints, so it never flashes.
+    '<script>try{const t=localStorage.getItem("workapi.docs.theme");if(t)document.documentElement.dataset.theme=t}catch{}</script>',
     "</head>",
     "<body>",
     '<header id="top">',
-    `<a class="title" href="#section/Introduction">${escapeHtml(title)}</a> <span class="version">${escapeHtml(version)}</span>`,
-    '<div class="search"><input id="search" type="search" role="combobox" placeholder="Search operations, fields, errors (press /)" autocomplete="off" aria-label="Search" aria-controls="search-results" aria-expanded="false"><ul id="search-results" role="listbox" hidden></ul></div>',
+    `<h1><a class="title" href="#section/Introduction">${escapeHtml(title)}</a></h1> <span class="version">${escapeHtml(version)}</span>`,
+    '<div class="search"><input id="search" type="search" role="combobox" placeholder="Search operations, fields, errors (press /)" autocomplete="off" aria-label="Search" aria-controls="search-results" aria-expanded="false"><ul id="search-results" role="listbox" aria-label="Search results" hidden></ul></div>',
+    // The theme switch: the page's script shows it and keeps the choice (src/console/theme.js).
+    '<button type="button" class="theme" aria-pressed="false" hidden>Dark theme</button>',
     "</header>",
     pageBody({ doc, definition, operations, copies, history }),
     `<script>${script}</script>`,
