@@ -166,6 +166,8 @@ const openConsole = (id, button) => {
   open = build(operation, data);
   slot.append(open);
   open.scrollIntoView({ block: "nearest" });
+  // The reader goes on in the console: its first field (the base URL) has the focus.
+  open.querySelector("input, select, textarea")?.focus({ preventScroll: true });
 };
 
 document.addEventListener("click", (event) => {

@@ -81,7 +81,13 @@ function go(index) {
   list.hidden = true;
   input.setAttribute("aria-expanded", "false");
   location.hash = entry[2];
-  document.getElementById(entry[2])?.scrollIntoView({ block: "start" });
+  const target = document.getElementById(entry[2]);
+  target?.scrollIntoView({ block: "start" });
+  // The keyboard goes where the reader went: the next Tab reaches what is in that part (its "Try it").
+  if (target) {
+    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
+  }
 }
 
 input.addEventListener("input", () => {
