@@ -28,4 +28,5 @@ function follow() {
   current.scrollIntoView({ block: "nearest" });
 }
 window.addEventListener("hashchange", follow);
-follow();
+// After the first frame: marking the sidebar lays the whole page out, which would hold up its first paint.
+requestAnimationFrame(follow);
