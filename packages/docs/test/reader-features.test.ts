@@ -55,7 +55,7 @@ describe.skipIf(!hasChromium)("what the docs page offers its readers", () => {
     const page = await open();
     // Each field's name is a link to its own anchor.
     const bad = await page.evaluate(() =>
-      [...document.querySelectorAll("ul.fields > li")]
+      Array.from(document.querySelectorAll("ul.fields > li"))
         .filter((li) => !li.id || li.querySelector(":scope > a")?.getAttribute("href") !== `#${li.id}`)
         .map((li) => li.outerHTML.slice(0, 80)),
     );
@@ -80,7 +80,9 @@ describe.skipIf(!hasChromium)("what the docs page offers its readers", () => {
     await expect.poll(() => target.isVisible()).toBe(true);
     await expect.poll(() => target.evaluate((li) => li.closest("details")?.open)).toBe(true);
     await expect.poll(() => target.evaluate((li) => li.getBoundingClientRect().top)).toBeLessThan(900);
-    await expect.poll(() => target.evaluate((li) => li.getBoundingClientRect().top)).toBeGreaterThanOrEqual(0);
+    await expect
+      .poll(() => target.evaluate((li) => li.getBoundingClientRect().top))
+      .toBeGreaterThanOrEqual(0);
     // Followed from another page, the link leads there too.
     const other = await open(`#${field}`);
     await expect.poll(() => other.locator(`[id="${field}"]`).isVisible()).toBe(true);
