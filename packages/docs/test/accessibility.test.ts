@@ -1,5 +1,5 @@
 // The page as axe-core (the accessibility engine browsers' audits use) sees it in headless Chromium: no
-// violation of any impact with a console open, with search results showing, on the changelog, and in the dark
+// violation of any impact with a console open, with search results (or none) showing, on the changelog, and in the dark
 // theme. The console's fields are named by their property names, say whether they are required, and announce
 // their errors (aria-invalid, aria-describedby pointing at the message). Opened as a file, offline. Skips,
 // saying why, where no Chromium is installed.
@@ -46,6 +46,9 @@ describe.skipIf(!hasChromium)("the docs page's accessibility", () => {
     await page.locator('form.console[data-operation="works-create"]').waitFor();
     await page.fill("#search", "title");
     await page.locator("#search-results li").first().waitFor({ state: "visible" });
+    expect(await violations(page)).toEqual([]);
+    await page.fill("#search", "no such words anywhere");
+    await expect.poll(() => page.locator("#search-results li").allTextContents()).toEqual(["Nothing found"]);
     expect(await violations(page)).toEqual([]);
   }, 120_000);
 

@@ -67,7 +67,13 @@ function paint() {
       return item;
     }),
   );
-  if (!results.length && input.value.trim()) list.append(element("li", { class: "none" }, ["Nothing found"]));
+  // Said as an option that cannot be chosen: a listbox holds options only.
+  if (!results.length && input.value.trim())
+    list.append(
+      element("li", { class: "none", role: "option", "aria-disabled": "true", "aria-selected": "false" }, [
+        "Nothing found",
+      ]),
+    );
   list.hidden = !input.value.trim();
   input.setAttribute("aria-expanded", String(!list.hidden));
   if (active >= 0) input.setAttribute("aria-activedescendant", `search-${active}`);
