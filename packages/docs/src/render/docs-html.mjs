@@ -38,7 +38,7 @@ function introduction(definition) {
     const title = section.slice(3, section.indexOf("\n")).trim();
     const body = section.slice(section.indexOf("\n") + 1);
     parts.push(
-      `<section class="intro" id="${escapeHtml(sectionAnchor(title))}" data-section-id="${escapeHtml(sectionAnchor(title))}">`,
+      `<section class="intro" id="${escapeHtml(sectionAnchor(title))}">`,
       `<h2>${escapeHtml(title)}</h2>`,
       markdown(body),
       "</section>",
@@ -207,7 +207,7 @@ function operationHtml(doc, operation, copy, history) {
   const { raw, method, path } = operation;
   const anchor = escapeHtml(operationAnchor(operation));
   return [
-    `<section class="operation" id="${anchor}" data-section-id="${anchor}" data-operation="${escapeHtml(raw.operationId)}">`,
+    `<section class="operation" id="${anchor}" data-operation="${escapeHtml(raw.operationId)}">`,
     `<h3>${escapeHtml(raw.summary ?? raw["x-interface-name"])}</h3>`,
     `<p class="op-line"><span class="method ${method}">${method.toUpperCase()}</span> <code class="path">${escapeHtml(path)}</code> <code class="name">${escapeHtml(raw["x-interface-name"])}</code> <button type="button" class="try-open" data-operation="${escapeHtml(raw.operationId)}">Try it</button></p>`,
     historyHtml(history),
@@ -256,7 +256,7 @@ export function pageBody({ doc, definition, operations, copies, history }) {
   const main = [introduction(definition)];
   for (const [tag, members] of byTag) {
     main.push(
-      `<section class="tag" id="tag/${escapeHtml(tag)}" data-section-id="tag/${escapeHtml(tag)}"><h2>${escapeHtml(tag)}</h2>${markdown(tags.get(tag))}</section>`,
+      `<section class="tag" id="tag/${escapeHtml(tag)}"><h2>${escapeHtml(tag)}</h2>${markdown(tags.get(tag))}</section>`,
       ...members.map((operation) =>
         operationHtml(doc, operation, operation.copy, history.get(operation.raw.operationId)),
       ),
