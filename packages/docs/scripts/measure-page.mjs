@@ -2,8 +2,9 @@
 // How light the docs page is to load, measured rather than asserted (a timing depends on the machine, so no
 // test checks one): in headless Chromium (Debian's, as the tests use), five visits of the page as a file, each
 // in a fresh context; prints the median of DOMContentLoaded and of the moment the last operation's text is
-// readable (its part parsed and a frame painted after it), and the page's weight raw and compressed as the
-// server sends it (brotli quality 9, gzip 9).
+// readable (its part parsed and a frame painted after it) and of the first console's opening (console.js
+// loaded, its form built), and the page's weight raw and compressed as the server sends it (brotli quality 9,
+// gzip 9).
 //
 //   node packages/docs/scripts/measure-page.mjs [page.html]     (default: this package's index.html)
 import { readFileSync } from "node:fs";
@@ -22,7 +23,7 @@ const last = anchors.at(-1);
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** One visit: [DOMContentLoaded, last operation readable], in ms from the navigation's start. */
+/** One visit: [DOMContentLoaded, last operation readable] from the navigation's start, first console, in ms. */
 async function visit(browser) {
   const context = await browser.newContext({ offline: true });
   const page = await context.newPage();
@@ -43,6 +44,12 @@ async function visit(browser) {
     performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd,
     window.__readable,
   ]);
+  // The first console: the click, console.js loaded and run, the form built (a page without it measures 0).
+  const button = page.locator("button.try-open").last();
+  const started = await page.evaluate(() => performance.now());
+  await button.click();
+  await page.locator("form.console").waitFor();
+  times.push((await page.evaluate(() => performance.now())) - started);
   await context.close();
   return times;
 }
@@ -58,6 +65,7 @@ try {
   console.log(`raw ${bytes.length} bytes, brotli ${brotli}, gzip ${gzip}`);
   console.log(`DOMContentLoaded: median ${Math.round(median(runs.map((r) => r[0])))} ms of ${VISITS}`);
   console.log(`last operation (${last}) readable: median ${Math.round(median(runs.map((r) => r[1])))} ms`);
+  console.log(`first console open: median ${Math.round(median(runs.map((r) => r[2])))} ms`);
   console.log(`runs: ${runs.map((r) => r.map(Math.round).join("/")).join(", ")}`);
 } finally {
   await browser.close();
