@@ -4,6 +4,6 @@
 // Each module registers its own listeners when it runs, so importing them is all this does.
 import "./theme.js";
 import "./console-open.js";
-import "./copy.js";
+import "./copy-samples.js";
 import "./search.js";
 import "./nav.js";
