@@ -129,6 +129,13 @@ describe.skipIf(!hasChromium)("what the docs page offers its readers", () => {
     await theme.click();
     await expect(page.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe("light");
     await page.close();
+    // With no choice made, the page follows the system's scheme, and the switch says which it shows.
+    const system = await browser.newContext({ colorScheme: "dark" });
+    const dim = await system.newPage();
+    await dim.goto(`${served.origin}/docs`, { waitUntil: "load" });
+    await expect(dim.locator("button.theme").getAttribute("aria-pressed")).resolves.toBe("true");
+    await expect(dim.evaluate(() => getComputedStyle(document.body).backgroundColor)).resolves.toBe(dark);
+    await system.close();
     expect(errors).toEqual([]);
   });
 });
