@@ -140,7 +140,7 @@ function build(operation, data) {
 /** Opens the console of the operation `id` in its part of the page (closing any other). */
 const openConsole = (id, button) => {
   if (!loaded()) {
-    // The first console loads console.js; the button says so, and says why should it fail.
+    // The first console loads console.js: the button is busy meanwhile, and its title says why if that fails.
     button.setAttribute("aria-busy", "true");
     load().then(
       () => {

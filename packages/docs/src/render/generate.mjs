@@ -1,9 +1,10 @@
-// The docs generator: packages/docs/index.html, one self-contained page rendered here, from the bundled
-// contract, into plain HTML (docs-html.mjs: every operation and schema readable before any script
-// runs), with what changed in each operation (docs-changes.mjs), the reader's copy of the descriptions
-// (docs-page.mjs: the scope line, the code samples' variables, the changelog), a favicon
-// (packages/docs/favicon.svg), and the page's one script and style (src/console/): the console built
-// from the contract, the search over its index, the sandbox button. It loads nothing from any other host.
+// The docs generator: packages/docs/index.html, one page rendered here, from the bundled contract, into plain
+// HTML (docs-html.mjs: every operation and schema readable before any script runs), with what changed in each
+// operation (docs-changes.mjs), the reader's copy of the descriptions (docs-page.mjs: the scope line, the code
+// samples' variables, the changelog), a favicon (packages/docs/favicon.svg), and the page's one script and style
+// (src/console/): the console, the search over the page's HTML, the sandbox button, the copy buttons, the theme
+// switch. Beside it, packages/docs/console.js: the console's data and request checks, which the page loads when a
+// console is first opened (src/console/data.js says why). It loads nothing from any other host.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { operationsOf } from "@workapi/spec";
@@ -20,9 +21,6 @@ const DOCS_FILE = "packages/docs/index.html";
 const CONSOLE_FILE = "packages/docs/console.js";
 const FAVICON_FILE = "packages/docs/favicon.svg";
 const CONSOLE_DIR = join("packages", "docs", "src", "console");
-
-/** JSON safe inside a script element: no `<` can close it. */
-export const scriptJson = (value) => JSON.stringify(value).replaceAll("<", "\\u003c");
 
 /** The page for the bundled contract `doc`, with the code samples' `variables`. */
 export async function renderDocs(root, doc, variables) {
