@@ -1,6 +1,9 @@
 /** Where the reference page lies on disk. */
 export declare const docsPath: URL;
 
+/** The console's data and request checks, which the page loads beside itself when a console first opens. */
+export declare const consolePath: URL;
+
 /** The page's icon (an SVG, inlined in the page too), which `@workapi/server` serves at `/favicon.ico`. */
 export declare const faviconPath: URL;
 

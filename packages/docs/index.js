@@ -3,6 +3,9 @@ import { readFileSync } from "node:fs";
 /** Where the reference page lies on disk. */
 export const docsPath = new URL("./index.html", import.meta.url);
 
+/** The console's data and request checks, which the page loads beside itself when a console first opens. */
+export const consolePath = new URL("./console.js", import.meta.url);
+
 /** The page's icon (an SVG, inlined in the page too), which `@workapi/server` serves at `/favicon.ico`. */
 export const faviconPath = new URL("./favicon.svg", import.meta.url);
 

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generatedModules } from "../src/render/page-script.mjs";
 // @ts-expect-error: a module of the docs generator, plain JavaScript without declarations
 import { requestSchemas, requestValidatorModules } from "../src/render/request-validators.mjs";
+import { consoleData } from "./console-data.js";
 
 type Problem = { path: Array<string | number>; message: string };
 type Check = (operation: { id: string }, input: unknown) => Problem[];
@@ -70,7 +71,9 @@ beforeAll(async () => {
   Object.assign(globalThis, { location: { protocol: "file:", pathname: "/index.html" } });
   const { outputFiles } = await build({
     stdin: {
-      contents: 'export * from "./request-check.js";\nexport { request } from "./console.js";\n',
+      // console-checks.js hands the validators over as console.js does on the page.
+      contents:
+        'import "./console-checks.js";\nexport * from "./request-check.js";\nexport { request } from "./console.js";\n',
       resolveDir: new URL("../src/console/", import.meta.url).pathname,
     },
     bundle: true,
@@ -175,10 +178,7 @@ describe("the console's request check", () => {
   });
 
   it("passes every operation's console as prefilled, and refuses a body the server would refuse", async () => {
-    const { readDocsHtml } = await import("../index.js");
-    const data = JSON.parse(
-      readDocsHtml().match(/<script type="application\/json" id="docs-data">(.*?)<\/script>/s)?.[1] ?? "{}",
-    ) as { operations: ConsoleOperation[] };
+    const data = consoleData<{ operations: ConsoleOperation[] }>();
     const refused: unknown[] = [];
     for (const operation of data.operations) {
       const params = Object.fromEntries(

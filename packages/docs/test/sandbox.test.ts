@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserAvailable, chromiumArgs, chromiumPath } from "../../../scripts/chromium.mjs";
 import { docsPath } from "../index.js";
 // @ts-expect-error: a module of the docs generator, plain JavaScript without declarations
-import { renderDocs } from "../src/render/generate.mjs";
+import { renderConsole, renderDocs } from "../src/render/generate.mjs";
 
 const hasChromium = browserAvailable("the docs sandbox button test");
 const root = fileURLToPath(new URL("../../../", import.meta.url));
@@ -93,8 +93,13 @@ describe.skipIf(!hasChromium)("the console's sandbox button", () => {
   let origin: string;
   const calls: Array<{ path: string; authorization?: string; body: string }> = [];
   beforeAll(async () => {
-    const html = await renderDocs(root, withSandboxes(), []);
-    const without = await renderDocs(root, withoutSandboxes(), []);
+    // Each page with its console.js beside it (the page loads it when a console first opens).
+    const pages: Record<string, string> = {
+      "/docs": await renderDocs(root, withSandboxes(), []),
+      "/console.js": await renderConsole(withSandboxes()),
+      "/without/docs": await renderDocs(root, withoutSandboxes(), []),
+      "/without/console.js": await renderConsole(withoutSandboxes()),
+    };
     server = createServer(async (request, response) => {
       const path = new URL(request.url ?? "/", "http://x").pathname;
       calls.push({ path, authorization: request.headers.authorization, body: await read(request) });
@@ -105,9 +110,10 @@ describe.skipIf(!hasChromium)("the console's sandbox button", () => {
             sandbox: { id: "SBX-1", token: "sandbox-token-1", expires_at: "2026-12-01T00:00:00Z" },
           }),
         );
-      } else if (path === "/docs" || path === "/docs-without-sandboxes") {
-        response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-        response.end(path === "/docs" ? html : without);
+      } else if (pages[path] !== undefined) {
+        const type = path.endsWith(".js") ? "text/javascript" : "text/html; charset=utf-8";
+        response.writeHead(200, { "content-type": type });
+        response.end(pages[path]);
       } else {
         response.writeHead(200, { "content-type": "application/json" });
         // Not what the contract says a tags.list answers: the console must say so.
@@ -197,7 +203,7 @@ describe.skipIf(!hasChromium)("the console's sandbox button", () => {
   it("is there on the built page, whose contract has sandboxes.create, and not without it", async () => {
     for (const [href, count] of [
       [docsPath.href, 1],
-      [`${origin}/docs-without-sandboxes`, 0],
+      [`${origin}/without/docs`, 0],
     ] as const) {
       const page = await browser.newPage();
       await page.goto(href, { waitUntil: "load" });

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { docsPath, faviconPath } from "@workapi/docs";
+import { consolePath, docsPath, faviconPath } from "@workapi/docs";
 import { specPath } from "@workapi/spec";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./harness.js";
@@ -108,6 +108,15 @@ describe.each(Object.keys(built) as (keyof typeof built)[])("%s", (path) => {
 it("serves the docs without a token, as a page a browser opens directly", async () => {
   const res = await get(`${server.url}/docs`, { "accept-encoding": "br" });
   expect(res.status).toBe(200);
+});
+
+it("answers the console's data and checks beside the page, where its relative console.js leads", async () => {
+  for (const path of ["/console.js", "/docs/console.js"]) {
+    const res = await get(`${server.url}${path}`);
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(res.body.equals(readFileSync(consolePath))).toBe(true);
+  }
 });
 
 it("answers the page's icon at /favicon.ico, an SVG, without a token", async () => {

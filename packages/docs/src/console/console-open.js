@@ -1,7 +1,7 @@
 // The console's panel, opened in an operation's part of the page by its "Try it" button (part of the docs
 // page's script; the pieces are in console.js): one console at a time, its settings shared.
 import * as consoles from "./console.js";
-import { docsData } from "./data.js";
+import { docsData, load, loaded } from "./data.js";
 import * as forms from "./form.js";
 import * as samples from "./samples.js";
 
@@ -67,13 +67,14 @@ function build(operation, data) {
   const { schemas } = data;
   shared ??= consoles.settings(data);
   const editors = {};
+  const kept = consoles.keptInputs(operation.id);
   const parts = [element("h4", {}, [`Try ${operation.name}`]), shared.node];
   if (operation.params.length) {
     const control = forms.build(consoles.paramsSchema(operation), {
       schemas,
       path: [],
       required: true,
-      value: consoles.paramsExample(operation),
+      value: kept ? kept.params : consoles.paramsExample(operation),
     });
     editors.params = {
       control,
@@ -83,7 +84,9 @@ function build(operation, data) {
   }
   const multipart = operation.body && operation.body.type !== "application/json";
   if (operation.body && !multipart) {
-    editors.body = consoles.bodyEditor(operation, schemas);
+    editors.body = kept
+      ? consoles.bodyEditor(operation, schemas, kept.body)
+      : consoles.bodyEditor(operation, schemas);
     parts.push(editors.body.node);
   }
   const sendButton = element("button", { type: "submit", name: "send", disabled: multipart }, ["Send"]);
@@ -92,8 +95,8 @@ function build(operation, data) {
   ]);
   const view = consoles.answerView();
   const boxes = {
-    curl: element("pre", { class: "live-curl" }),
-    typescript: element("pre", { class: "live-typescript" }),
+    curl: element("pre", { class: "live-curl", tabindex: "0", "aria-label": "curl" }),
+    typescript: element("pre", { class: "live-typescript", tabindex: "0", "aria-label": "TypeScript" }),
   };
   const live = element("details", { class: "live-samples", open: true }, [
     element("summary", {}, ["These inputs as curl and TypeScript"]),
@@ -107,7 +110,10 @@ function build(operation, data) {
     view.node,
     live,
   ]);
-  const refresh = () => refreshSamples(operation, editors, shared, boxes);
+  const refresh = () => {
+    refreshSamples(operation, editors, shared, boxes);
+    consoles.keepInputs(operation, editors);
+  };
   form.addEventListener("input", refresh);
   form.addEventListener("change", refresh);
   form.addEventListener("click", (event) => {
@@ -132,7 +138,22 @@ function build(operation, data) {
 }
 
 /** Opens the console of the operation `id` in its part of the page (closing any other). */
-const openConsole = (id) => {
+const openConsole = (id, button) => {
+  if (!loaded()) {
+    // The first console loads console.js: the button is busy meanwhile, and its title says why if that fails.
+    button.setAttribute("aria-busy", "true");
+    load().then(
+      () => {
+        button.removeAttribute("aria-busy");
+        openConsole(id, button);
+      },
+      (error) => {
+        button.removeAttribute("aria-busy");
+        button.title = error.message;
+      },
+    );
+    return;
+  }
   const data = docsData();
   const operation = data.operations.find((candidate) => candidate.id === id);
   const slot = document.querySelector(`.operation[data-operation="${CSS.escape(id)}"] .console-slot`);
@@ -145,9 +166,11 @@ const openConsole = (id) => {
   open = build(operation, data);
   slot.append(open);
   open.scrollIntoView({ block: "nearest" });
+  // The reader goes on in the console: its first field (the base URL) has the focus.
+  open.querySelector("input, select, textarea")?.focus({ preventScroll: true });
 };
 
 document.addEventListener("click", (event) => {
   const button = event.target.closest?.("button.try-open");
-  if (button) openConsole(button.dataset.operation);
+  if (button) openConsole(button.dataset.operation, button);
 });

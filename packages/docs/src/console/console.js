@@ -7,6 +7,7 @@
 // only). Where the contract has `sandboxes.create`, one button makes a seeded sandbox and fills in its token.
 
 import { validate } from "./answer-check.js";
+import { copyButton } from "./copy.js";
 import * as forms from "./form.js";
 import { bodyProblems, queryProblems } from "./request-check.js";
 
@@ -81,17 +82,52 @@ async function makeSandbox(operation, { base, token, note }) {
   }
 }
 
+/** The inputs last typed into the console of operation `id` in this tab ({ params, body }), if any. */
+export function keptInputs(id) {
+  try {
+    return JSON.parse(sessionStorage.getItem(`workapi.docs.inputs.${id}`) ?? "null") ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Keeps what the console of `operation` holds now, for the tab's life: a console opened again (or after a
+ * reload) starts from it. What does not read (JSON being typed) is not kept; the last that did stays.
+ */
+export function keepInputs(operation, editors) {
+  try {
+    const inputs = {
+      params: editors.params?.control.read(),
+      body: editors.body?.read(),
+    };
+    sessionStorage.setItem(`workapi.docs.inputs.${operation.id}`, JSON.stringify(inputs));
+  } catch {}
+}
+
 /** The body's two editors, the form and the JSON text, of which one is shown. */
-export function bodyEditor(operation, schemas) {
+export function bodyEditor(operation, schemas, value = operation.body.example) {
   const form = forms.build(operation.body.schema, {
     schemas,
     path: [],
     required: true,
-    value: operation.body.example,
+    value,
   });
   const formBox = element("div", { class: "body-form" }, [form.node]);
-  const text = element("textarea", { name: "body", rows: "14", spellcheck: "false", hidden: true });
-  const errors = element("ul", { class: "json-errors", role: "alert" });
+  const text = element("textarea", {
+    name: "body",
+    rows: "14",
+    spellcheck: "false",
+    hidden: true,
+    "aria-label": "Body as JSON",
+    "aria-describedby": `${operation.id}-json-errors`,
+  });
+  // Said as they come (a live region; a list may not take the alert role).
+  const errors = element("ul", {
+    class: "json-errors",
+    id: `${operation.id}-json-errors`,
+    "aria-live": "assertive",
+  });
   const toggle = element("button", { type: "button", name: "mode" }, ["Edit as JSON"]);
   let json = false;
   toggle.addEventListener("click", () => {
@@ -131,14 +167,16 @@ export function answerView() {
   const status = element("output", { name: "status" });
   const time = element("output", { name: "time" });
   const check = element("p", { class: "check" });
-  const headers = element("pre", { class: "answer-headers" });
-  const body = element("pre", { class: "answer-body" });
+  // The boxes scroll: they take the focus, so that a keyboard scrolls them too.
+  const headers = element("pre", { class: "answer-headers", tabindex: "0", "aria-label": "Answer headers" });
+  const body = element("pre", { class: "answer-body", tabindex: "0", "aria-label": "Answer body" });
   const node = element("div", { class: "answer", hidden: true }, [
     element("p", {}, [status, " ", time]),
     check,
     headers,
     body,
   ]);
+  copyButton(body, "Copy the answer");
   return { node, status, time, check, headers, body };
 }
 

@@ -5,6 +5,10 @@
 // (undefined: not sent) and writes one, so the form and the JSON editor can hand the body to each other, and
 // each field's box carries its path (`data-path`) so that the check's errors show at their field.
 const MAX_DEPTH = 4;
+let ids = 0;
+
+/** An id no other element of the page has, for tying labels, errors and controls together. */
+const newId = () => `field-${++ids}`;
 
 export function element(tag, attributes = {}, children = []) {
   const node = document.createElement(tag);
@@ -44,6 +48,7 @@ function jsonControl(value) {
   const box = element("textarea", { rows: "3", spellcheck: "false", class: "json-field" });
   const control = {
     node: box,
+    field: box,
     read() {
       if (!box.value.trim()) return undefined;
       try {
@@ -67,6 +72,7 @@ function choiceControl(schema, required, value) {
   ]);
   const control = {
     node: select,
+    field: select,
     read: () => (select.value === "" ? undefined : schema.enum[Number(select.value)]),
     write(next) {
       const index = schema.enum.findIndex((choice) => JSON.stringify(choice) === JSON.stringify(next));
@@ -90,6 +96,7 @@ function switchControl(value) {
   });
   const control = {
     node: element("span", { class: "switch" }, [box, state]),
+    field: box,
     read: () => (sent ? box.checked : undefined),
     write(next) {
       sent = typeof next === "boolean";
@@ -110,6 +117,7 @@ function textControl(schema, required, value) {
   });
   const control = {
     node: input,
+    field: input,
     read() {
       if (input.value === "") return required && !numeric ? "" : undefined;
       return numeric ? Number(input.value) : input.value;
@@ -124,12 +132,14 @@ function textControl(schema, required, value) {
 
 function checkboxesControl(items, value) {
   const boxes = items.enum.map((choice) => element("input", { type: "checkbox", value: String(choice) }));
+  const node = element(
+    "span",
+    { class: "choices", role: "group" },
+    boxes.map((box, i) => element("label", {}, [box, ` ${items.enum[i]}`])),
+  );
   const control = {
-    node: element(
-      "span",
-      { class: "choices" },
-      boxes.map((box, i) => element("label", {}, [box, ` ${items.enum[i]}`])),
-    ),
+    node,
+    group: node,
     read() {
       const chosen = items.enum.filter((_, index) => boxes[index].checked);
       return chosen.length ? chosen : undefined;
@@ -160,7 +170,12 @@ function listControl(schema, options, value) {
         value: item,
       }),
     };
-    const remove = element("button", { type: "button", class: "remove", "aria-label": "Remove item" }, ["×"]);
+    // An item has no label drawn: its name says whose item it is.
+    const name = `${options.name ?? "item"} item ${rows.length + 1}`;
+    (row.control.field ?? row.control.group)?.setAttribute("aria-label", name);
+    const remove = element("button", { type: "button", class: "remove", "aria-label": `Remove ${name}` }, [
+      "×",
+    ]);
     row.node = element("li", {}, [row.control.node, remove]);
     remove.addEventListener("click", () => {
       rows.splice(rows.indexOf(row), 1);
@@ -170,8 +185,10 @@ function listControl(schema, options, value) {
     list.append(row.node);
   }
   add.addEventListener("click", () => addRow(undefined));
+  const node = element("div", { class: "list-field", role: "group" }, [list, add]);
   const control = {
-    node: element("div", { class: "list-field" }, [list, add]),
+    node,
+    group: node,
     read() {
       const items = rows.map((row) => row.control.read());
       return items.length ? items.map((item) => (item === undefined ? "" : item)) : undefined;
@@ -185,6 +202,35 @@ function listControl(schema, options, value) {
   return control;
 }
 
+/**
+ * A field's box: its label (the property's name, which is the control's accessible name), the control, and its
+ * error. The control is tied to the label (for/id, or aria-labelledby for a group of controls), says it is
+ * required (aria-required where its role allows, and a "required" mark it is described by) and is described by
+ * its error's box too, which showErrors fills in and marks the control aria-invalid.
+ */
+function labelled(control, name, required, path) {
+  const id = newId();
+  const target = control.field ?? control.group;
+  const labelId = `${id}-label`;
+  const label = element(control.field ? "label" : "span", { class: "field-label", id: labelId }, [
+    element("code", {}, [name]),
+  ]);
+  const mark = required ? element("span", { class: "required", id: `${id}-required` }, ["required"]) : "";
+  const error = element("div", { class: "field-error", id: `${id}-error`, "aria-live": "polite" });
+  target.id = id;
+  if (control.field) label.htmlFor = id;
+  else target.setAttribute("aria-labelledby", labelId);
+  if (required && control.field && control.field.type !== "checkbox")
+    target.setAttribute("aria-required", "true");
+  target.setAttribute("aria-describedby", [required ? `${id}-required` : "", `${id}-error`].join(" ").trim());
+  const head = element("div", { class: "field-head" }, [label, mark]);
+  return element("div", { class: "form-field", "data-path": path, "data-control": id }, [
+    head,
+    control.node,
+    error,
+  ]);
+}
+
 /** A group of fields, one per property of `schema`. */
 function objectControl(schema, options, value) {
   const { schemas, path, depth } = options;
@@ -192,27 +238,22 @@ function objectControl(schema, options, value) {
   const fields = Object.entries(schema.properties ?? {}).map(([name, property]) => {
     const control = build(property, {
       schemas,
+      name,
       path: [...path, name],
       depth: depth + 1,
       required: required.has(name),
     });
-    const label = element("label", { class: "field-label" }, [
-      element("code", {}, [name]),
-      required.has(name) ? element("span", { class: "required", title: "required" }, ["*"]) : "",
-    ]);
-    const node = element("div", { class: "form-field", "data-path": [...path, name].join(".") }, [
-      label,
-      control.node,
-      element("div", { class: "field-error", role: "alert" }),
-    ]);
+    const node = labelled(control, name, required.has(name), [...path, name].join("."));
     return { name, control, node };
   });
+  const node = element(
+    "div",
+    { class: depth === 0 ? "form-fields" : "form-fields nested", role: "group" },
+    fields.map((f) => f.node),
+  );
   const control = {
-    node: element(
-      "div",
-      { class: depth === 0 ? "form-fields" : "form-fields nested" },
-      fields.map((f) => f.node),
-    ),
+    node,
+    group: node,
     read() {
       const out = {};
       for (const { name, control: field } of fields) {
@@ -259,6 +300,7 @@ export function build(schema, options) {
 export function showErrors(root, errors) {
   for (const box of root.querySelectorAll(".field-error")) box.textContent = "";
   for (const node of root.querySelectorAll(".form-field.invalid")) node.classList.remove("invalid");
+  for (const node of root.querySelectorAll("[aria-invalid]")) node.removeAttribute("aria-invalid");
   const left = [];
   for (const error of errors) {
     let path = error.path.map(String);
@@ -273,6 +315,7 @@ export function showErrors(root, errors) {
       continue;
     }
     field.classList.add("invalid");
+    root.querySelector(`#${CSS.escape(field.dataset.control)}`)?.setAttribute("aria-invalid", "true");
     const rest = error.path.slice(path.length).join(".");
     const box = field.querySelector(":scope > .field-error");
     box.textContent = [box.textContent, `${rest ? `${rest}: ` : ""}${error.message}`]

@@ -2,8 +2,8 @@
 // with the reference server's own Ajv options (src/render/request-validators.mjs), so the console refuses a
 // request exactly when the server would. Like the server, it stops at the first error and names the one the
 // server's 400 would name; here that error is put at its field (a path of keys) with a short message.
-import bodyValidators from "workapi:body-validators";
-import queryValidators from "workapi:query-validators";
+// The validators come with console.js (data.js loads it before any console opens).
+import { validators } from "./data.js";
 
 const show = (value) => JSON.stringify(value);
 
@@ -86,7 +86,7 @@ function check(validate, input) {
 }
 
 /** The problems of an operation's body, as the server checks it. */
-export const bodyProblems = (operation, body) => check(bodyValidators[operation.id], body);
+export const bodyProblems = (operation, body) => check(validators().body[operation.id], body);
 
 /** The problems of a GET operation's query parameters, as the server checks them. */
-export const queryProblems = (operation, params) => check(queryValidators[operation.id], params);
+export const queryProblems = (operation, params) => check(validators().query[operation.id], params);

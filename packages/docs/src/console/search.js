@@ -1,10 +1,9 @@
-// The page's search (part of the docs page's script): over the index the generator built from the contract
-// (src/render/docs-console-data.mjs: operations, parameters, schema fields, error types, schemas, with their
-// description text), offline. Every word typed must match an entry; a match in the name counts most (whole
+// The page's search (part of the docs page's script): over an index of the page's own HTML (search-index.js:
+// operations, parameters, schema fields, error types, schemas, with their description text), offline. Every word typed must match an entry; a match in the name counts most (whole
 // name, then its start, then anywhere in it), then in where it lives, then in its text. Arrow keys move
 // through the results, Enter opens one, Escape closes the list, `/` anywhere puts the cursor in the box.
-import { docsData } from "./data.js";
 import { element } from "./form.js";
+import { searchIndex } from "./search-index.js";
 
 const input = document.getElementById("search");
 const list = document.getElementById("search-results");
@@ -34,7 +33,7 @@ function rank(query) {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
   if (!words.length) return [];
   const scored = [];
-  for (const entry of docsData().search) {
+  for (const entry of searchIndex()) {
     const points = score(entry, words);
     if (points > 0) scored.push([points, entry]);
   }
@@ -68,7 +67,13 @@ function paint() {
       return item;
     }),
   );
-  if (!results.length && input.value.trim()) list.append(element("li", { class: "none" }, ["Nothing found"]));
+  // Said as an option that cannot be chosen: a listbox holds options only.
+  if (!results.length && input.value.trim())
+    list.append(
+      element("li", { class: "none", role: "option", "aria-disabled": "true", "aria-selected": "false" }, [
+        "Nothing found",
+      ]),
+    );
   list.hidden = !input.value.trim();
   input.setAttribute("aria-expanded", String(!list.hidden));
   if (active >= 0) input.setAttribute("aria-activedescendant", `search-${active}`);
@@ -82,7 +87,13 @@ function go(index) {
   list.hidden = true;
   input.setAttribute("aria-expanded", "false");
   location.hash = entry[2];
-  document.getElementById(entry[2])?.scrollIntoView({ block: "start" });
+  const target = document.getElementById(entry[2]);
+  target?.scrollIntoView({ block: "start" });
+  // The keyboard goes where the reader went: the next Tab reaches what is in that part (its "Try it").
+  if (target) {
+    if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
+  }
 }
 
 input.addEventListener("input", () => {

@@ -1,13 +1,15 @@
 // What the docs page's script needs, taken from the bundled contract when the page is generated and inlined as
 // JSON (generate.mjs): for the console, every operation's parameters, body and answers with their
-// schemas (the components' schemas once, lightened: no descriptions or examples, which the page's HTML shows);
-// for the search, an index of operations, parameters, schema fields, error types and description text.
+// schemas (the components' schemas once, lightened: no descriptions or examples, which the page's HTML shows,
+// and referred to by name: `{"$ref":"Tag"}`, which the console's lookups read as `#/components/schemas/Tag`).
+// The search needs no data of its own: it indexes the page's HTML (src/console/search-index.js).
 import { camelCase, deref } from "@workapi/spec";
 import { bodyOf, parameterExample } from "@workapi/spec/code-samples";
-import { schemaAnchor, schemaName } from "./docs-schema-html.mjs";
 
 /** Keywords the console does not use: prose, examples and extensions (the HTML carries the prose). */
 const DROPPED = new Set(["description", "examples", "example", "discriminator", "externalDocs", "title"]);
+
+const COMPONENT = "#/components/schemas/";
 
 /** A schema without what the console does not read. */
 export function lighten(schema) {
@@ -20,6 +22,7 @@ export function lighten(schema) {
     if (key === "properties") {
       out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, lighten(sub)]));
     } else if (key === "enum" || key === "const" || key === "default") out[key] = value;
+    else if (key === "$ref" && typeof value === "string") out[key] = value.replace(COMPONENT, "");
     else out[key] = lighten(value);
   }
   return out;
@@ -83,15 +86,6 @@ export function consoleData(doc, operations) {
   return { operations: operations.map((operation) => consoleOperation(doc, operation)), schemas };
 }
 
-/** Plain text of a Markdown description, shortened, for the search to match and show. */
-function plain(text, limit = 200) {
-  const flat = String(text ?? "")
-    .replace(/[`*_#>|[\]]/g, "")
-    .replace(/\s+/g, " ")
-    .trim();
-  return flat.length > limit ? `${flat.slice(0, limit - 1)}…` : flat;
-}
-
 /** The error types the contract defines: type -> the name of its schema (`dev_org_deactivated` -> ErrorDevOrgDeactivated). */
 export function errorTypes(doc) {
   const out = new Map();
@@ -100,45 +94,4 @@ export function errorTypes(doc) {
     if (typeof type === "string" && /^Error/.test(name)) out.set(type, name);
   }
   return out;
-}
-
-/**
- * The search index: [kind, label, anchor, context, text] per entry. Kinds: `operation`, `parameter`,
- * `field`, `error` (an error type), `schema`. The page ranks them by where the query matches.
- */
-export function searchIndex(doc, operations, anchorOf) {
-  const entries = [];
-  for (const operation of operations) {
-    const { raw, method, path } = operation;
-    const anchor = anchorOf(operation);
-    const name = raw["x-interface-name"];
-    const text = plain(`${raw.summary ?? ""} ${raw.description ?? ""}`, 400);
-    entries.push(["operation", name, anchor, `${method.toUpperCase()} ${path}`, text]);
-    for (const ref of raw.parameters ?? []) {
-      const parameter = deref(doc, ref).node;
-      entries.push([
-        "parameter",
-        parameter.name,
-        anchor,
-        `${parameter.in} parameter of ${name} (${method.toUpperCase()})`,
-        plain(parameter.description),
-      ]);
-    }
-  }
-  const errors = errorTypes(doc);
-  for (const [type, name] of errors) {
-    const schema = doc.components.schemas[name];
-    entries.push(["error", type, schemaAnchor(name), `error type · ${name}`, plain(schema.description)]);
-  }
-  for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
-    entries.push(["schema", name, schemaAnchor(name), "schema", plain(schema.description)]);
-    for (const part of [schema, ...(schema.allOf ?? [])]) {
-      if (part.$ref && !schemaName(part.$ref)) continue;
-      for (const [field, property] of Object.entries(part.properties ?? {})) {
-        const description = property.description ?? deref(doc, property).node?.description;
-        entries.push(["field", field, schemaAnchor(name, field), `field of ${name}`, plain(description)]);
-      }
-    }
-  }
-  return entries;
 }

@@ -10,6 +10,7 @@ import { errorTypes } from "./docs-console-data.mjs";
 import {
   deprecatedBadge,
   escapeHtml,
+  escapeText,
   fieldHtml,
   inlineMarkdown,
   markdown,
@@ -37,7 +38,7 @@ function introduction(definition) {
     const title = section.slice(3, section.indexOf("\n")).trim();
     const body = section.slice(section.indexOf("\n") + 1);
     parts.push(
-      `<section class="intro" id="${escapeHtml(sectionAnchor(title))}" data-section-id="${escapeHtml(sectionAnchor(title))}">`,
+      `<section class="intro" id="${escapeHtml(sectionAnchor(title))}">`,
       `<h2>${escapeHtml(title)}</h2>`,
       markdown(body),
       "</section>",
@@ -65,7 +66,7 @@ export function historyHtml(history) {
   return `<div class="history">${badges.join(" ")}${lines.length ? `<ul class="changes">${lines.join("")}</ul>` : ""}</div>`;
 }
 
-function parametersHtml(doc, raw) {
+function parametersHtml(doc, raw, anchor) {
   const groups = new Map();
   for (const ref of raw.parameters ?? []) {
     const parameter = deref(doc, ref).node;
@@ -80,6 +81,7 @@ function parametersHtml(doc, raw) {
         ...marks,
       },
       required: parameter.required === true,
+      anchor: `${anchor}/${parameter.in}/${parameter.name}`,
     });
     groups.set(parameter.in, [...(groups.get(parameter.in) ?? []), field]);
   }
@@ -91,44 +93,111 @@ function parametersHtml(doc, raw) {
     .join("");
 }
 
-function bodyHtml(doc, raw) {
+function bodyHtml(doc, raw, anchor) {
   if (!raw.requestBody) return "";
   const body = deref(doc, raw.requestBody).node;
   return Object.entries(body.content ?? {})
     .map(
       ([type, media]) =>
-        `<h4>Request body <span class="media">${escapeHtml(type)}</span>${body.required ? ' <span class="required">required</span>' : ""}</h4>${schemaBlock(doc, media.schema ?? {})}`,
+        `<h4>Request body <span class="media">${escapeHtml(type)}</span>${body.required ? ' <span class="required">required</span>' : ""}</h4>${schemaBlock(doc, media.schema ?? {}, `${anchor}/body`)}`,
     )
     .join("");
 }
 
-function responsesHtml(doc, raw) {
+/** The name of a shared answer (`#/components/responses/<Name>`), which the page describes once. */
+const sharedResponse = (ref) =>
+  typeof ref?.$ref === "string" && ref.$ref.startsWith("#/components/responses/")
+    ? ref.$ref.slice(23)
+    : undefined;
+
+/** The anchor of a shared answer's part of the page. */
+const responseAnchor = (name) => `response/${name}`;
+
+function responseHead(status, response) {
+  return `<span class="status s${status[0]}">${escapeHtml(status)}</span> ${inlineMarkdown(response.description ?? "")}`;
+}
+
+function responsesHtml(doc, raw, anchor) {
+  const shared = [];
   const rows = Object.entries(raw.responses ?? {}).map(([status, ref]) => {
     const response = deref(doc, ref).node;
     const schema = response.content?.["application/json"]?.schema;
-    const head = `<span class="status s${status[0]}">${escapeHtml(status)}</span> ${inlineMarkdown(response.description ?? "")}`;
+    // The answers every operation may give (400, 401, 429...) are described once, in the Answers part, and
+    // linked: spelled out under each of 104 operations, they weighed a quarter of the page.
+    const name = sharedResponse(ref);
+    if (name && !/^2/.test(status)) {
+      shared.push(`<a href="#${responseAnchor(name)}">${escapeHtml(status)}</a>`);
+      return "";
+    }
+    const head = responseHead(status, response);
     // A success's body is spelled out; an error's body is one of the shared error schemas, linked.
     if (/^2/.test(status)) {
-      return `<details class="response" open><summary>${head}</summary>${schema ? schemaBlock(doc, schema) : ""}</details>`;
+      return `<details class="response" open><summary>${head}</summary>${schema ? schemaBlock(doc, schema, `${anchor}/${status}`) : ""}</details>`;
     }
     return `<p class="response">${head}${schema ? ` · ${typeLabel(doc, schema)}` : ""}</p>`;
   });
+  const common = shared.length ? `<p class="response">Shared answers: ${shared.join(", ")}</p>` : "";
+  const everywhere = everyOperationsErrorTypes(doc);
+  const own = (raw["x-error-types"] ?? []).filter((type) => !everywhere.has(type));
+  const types = errorTypeLinks(doc, own);
+  // The types every operation may answer with are listed once, with the shared answers.
+  if (everywhere.size) types.push('<a href="#responses">those of every operation</a>');
+  const errors = types.length ? `<p class="error-types">Error types: ${types.join(", ")}</p>` : "";
+  return `<h4>Responses</h4>${rows.join("")}${common}${errors}`;
+}
+
+/** The error `types` as links to their schemas (or as code, for a type with no schema of its own). */
+function errorTypeLinks(doc, types) {
   const known = errorTypes(doc);
-  const types = (raw["x-error-types"] ?? []).map((type) =>
+  return types.map((type) =>
     known.has(type)
       ? `<a href="#${schemaAnchor(known.get(type))}"><code>${escapeHtml(type)}</code></a>`
       : `<code>${escapeHtml(type)}</code>`,
   );
-  const errors = types.length ? `<p class="error-types">Error types: ${types.join(", ")}</p>` : "";
-  return `<h4>Responses</h4>${rows.join("")}${errors}`;
 }
 
+/** The error types every operation lists (its `x-error-types`). */
+function everyOperationsErrorTypes(doc) {
+  const lists = Object.values(doc.paths ?? {}).flatMap((item) =>
+    Object.values(item ?? {})
+      .filter((operation) => operation?.responses)
+      .map((operation) => operation["x-error-types"] ?? []),
+  );
+  return new Set((lists[0] ?? []).filter((type) => lists.every((list) => list.includes(type))));
+}
+
+/** The shared answers' part: each answer once, with its status, description and body's schema. */
+function sharedResponsesHtml(doc) {
+  const statuses = new Map();
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(item ?? {})) {
+      for (const [status, ref] of Object.entries(operation?.responses ?? {})) {
+        const name = sharedResponse(ref);
+        if (name && !statuses.has(name)) statuses.set(name, status);
+      }
+    }
+  }
+  const everywhere = errorTypeLinks(doc, [...everyOperationsErrorTypes(doc)]);
+  const parts = [
+    `<section class="tag" id="responses"><h2>Shared answers</h2><p>The answers many operations may give, each linked from theirs. Every operation may answer with the error types ${everywhere.join(", ")}.</p></section>`,
+  ];
+  for (const [name, status] of statuses) {
+    const response = doc.components.responses[name];
+    const schema = response.content?.["application/json"]?.schema;
+    parts.push(
+      `<section class="schema" id="${responseAnchor(name)}"><h3>${escapeHtml(status)} ${escapeHtml(name)}</h3><p>${responseHead(status, response)}</p>${schema ? `<p class="schema-ref">Body: ${typeLabel(doc, schema)}</p>` : ""}</section>`,
+    );
+  }
+  return parts.join("\n");
+}
+
+/** The code samples; each box scrolls, so it takes the focus (tabindex) for a keyboard to scroll it. */
 function samplesHtml(raw) {
   const samples = raw["x-codeSamples"] ?? [];
   if (!samples.length) return "";
   const tabs = samples.map(
     (sample, index) =>
-      `<details class="sample"${index === 0 ? " open" : ""}><summary>${escapeHtml(sample.label)}</summary><pre><code>${escapeHtml(sample.source)}</code></pre></details>`,
+      `<details class="sample"${index === 0 ? " open" : ""}><summary>${escapeHtml(sample.label)}</summary><pre tabindex="0"><code>${escapeText(sample.source)}</code></pre></details>`,
   );
   return `<h4>Code samples</h4>${tabs.join("")}`;
 }
@@ -138,16 +207,16 @@ function operationHtml(doc, operation, copy, history) {
   const { raw, method, path } = operation;
   const anchor = escapeHtml(operationAnchor(operation));
   return [
-    `<section class="operation" id="${anchor}" data-section-id="${anchor}" data-operation="${escapeHtml(raw.operationId)}">`,
+    `<section class="operation" id="${anchor}" data-operation="${escapeHtml(raw.operationId)}">`,
     `<h3>${escapeHtml(raw.summary ?? raw["x-interface-name"])}</h3>`,
     `<p class="op-line"><span class="method ${method}">${method.toUpperCase()}</span> <code class="path">${escapeHtml(path)}</code> <code class="name">${escapeHtml(raw["x-interface-name"])}</code> <button type="button" class="try-open" data-operation="${escapeHtml(raw.operationId)}">Try it</button></p>`,
     historyHtml(history),
     // The console opens here, under the operation's name, when its button is pressed (the page's script).
     '<div class="console-slot"></div>',
     markdown(copy.description),
-    parametersHtml(doc, raw),
-    bodyHtml(doc, raw),
-    responsesHtml(doc, raw),
+    parametersHtml(doc, raw, operationAnchor(operation)),
+    bodyHtml(doc, raw, operationAnchor(operation)),
+    responsesHtml(doc, raw, operationAnchor(operation)),
     samplesHtml(raw),
     "</section>",
   ].join("\n");
@@ -169,7 +238,7 @@ function navigation(definition, byTag) {
     );
     links.push(`<li><a href="#tag/${escapeHtml(tag)}">${escapeHtml(tag)}</a><ul>${items.join("")}</ul></li>`);
   }
-  links.push('<li><a href="#schemas">Schemas</a></li>');
+  links.push('<li><a href="#responses">Shared answers</a></li>', '<li><a href="#schemas">Schemas</a></li>');
   return `<nav id="nav" aria-label="Contents"><ul>${links.join("")}</ul></nav>`;
 }
 
@@ -187,12 +256,13 @@ export function pageBody({ doc, definition, operations, copies, history }) {
   const main = [introduction(definition)];
   for (const [tag, members] of byTag) {
     main.push(
-      `<section class="tag" id="tag/${escapeHtml(tag)}" data-section-id="tag/${escapeHtml(tag)}"><h2>${escapeHtml(tag)}</h2>${markdown(tags.get(tag))}</section>`,
+      `<section class="tag" id="tag/${escapeHtml(tag)}"><h2>${escapeHtml(tag)}</h2>${markdown(tags.get(tag))}</section>`,
       ...members.map((operation) =>
         operationHtml(doc, operation, operation.copy, history.get(operation.raw.operationId)),
       ),
     );
   }
+  main.push(sharedResponsesHtml(doc));
   main.push('<section class="tag" id="schemas"><h2>Schemas</h2></section>');
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
     main.push(namedSchemaHtml(doc, name, schema));

@@ -9,6 +9,9 @@ import { marked } from "marked";
 /** Text safe inside an HTML element or a quoted attribute. */
 export const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** Text safe inside an HTML element (not an attribute): quotes stay as they are, which keeps code light. */
+export const escapeText = (text) => String(text).replace(/[&<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+
 /** Markdown of the contract as HTML (the contract is the house's own text, written by hand). */
 export const markdown = (text) => (text ? marked.parse(String(text), { async: false }) : "");
 /** One line of Markdown as inline HTML. */
@@ -97,7 +100,8 @@ export function deprecatedBadge(sunset, label = "Deprecated") {
 
 /**
  * One field: name, type, required, facts, description and, for an object written in place, its own fields.
- * `anchor` (a named schema's field) gives the field an id that the search links to.
+ * `anchor` gives the field an id, which its name links to (a deep link a reader can copy) and the search leads
+ * to; the markup is kept lean (no wrapper elements), as the page lists some 3,000 fields.
  */
 export function fieldHtml(doc, { name, schema, required, where, anchor, depth = 0 }) {
   const { node } = follow(doc, schema);
@@ -105,25 +109,27 @@ export function fieldHtml(doc, { name, schema, required, where, anchor, depth = 
   // `deprecated` and `x-sunset` may sit beside a `$ref` (or, for a parameter, on the parameter itself).
   const deprecated = schema?.deprecated === true || node.deprecated === true;
   const nested = depth < 6 ? inlineObject(schema) : undefined;
+  const id = anchor ? escapeHtml(anchor) : "";
+  const title = `<code class="field-name">${escapeHtml(name)}</code>`;
   return [
-    `<li class="field"${anchor ? ` id="${escapeHtml(anchor)}"` : ""}>`,
-    `<div class="field-head"><code class="field-name">${escapeHtml(name)}</code>`,
+    `<li${id ? ` id="${id}"` : ""}>`,
+    id ? `<a href="#${id}">${title}</a>` : title,
     where ? ` <span class="in">${escapeHtml(where)}</span>` : "",
     ` <span class="type">${typeLabel(doc, schema)}</span>`,
     required ? ' <span class="required">required</span>' : "",
     deprecated ? ` ${deprecatedBadge(schema?.["x-sunset"] ?? node["x-sunset"], "deprecated")}` : "",
-    ` ${facts(doc, schema)}</div>`,
-    description ? `<div class="field-text">${inlineMarkdown(description)}</div>` : "",
-    nested ? fieldsHtml(doc, nested, { depth: depth + 1 }) : "",
+    ` ${facts(doc, schema)}`,
+    description ? `<p>${inlineMarkdown(description)}</p>` : "",
+    nested ? fieldsHtml(doc, nested, { base: anchor, depth: depth + 1 }) : "",
     "</li>",
   ].join("");
 }
 
 /**
  * The fields of an object schema as a list; `allOf` parts are listed together, `oneOf`/`anyOf` as
- * alternatives. `owner` (a named schema) gives each field an anchor.
+ * alternatives. `base` (a named schema's anchor, an operation's part) prefixes each field's anchor.
  */
-export function fieldsHtml(doc, schema, { owner, depth = 0 } = {}) {
+export function fieldsHtml(doc, schema, { base, depth = 0 } = {}) {
   const parts = [];
   const required = new Set(schema.required ?? []);
   const fields = Object.entries(schema.properties ?? {}).map(([name, property]) =>
@@ -131,7 +137,7 @@ export function fieldsHtml(doc, schema, { owner, depth = 0 } = {}) {
       name,
       schema: property,
       required: required.has(name),
-      anchor: owner ? schemaAnchor(owner, name) : undefined,
+      anchor: base ? `${base}/${name}` : undefined,
       depth,
     }),
   );
@@ -141,15 +147,16 @@ export function fieldsHtml(doc, schema, { owner, depth = 0 } = {}) {
     parts.push(
       name
         ? `<p class="includes">With every field of ${link(name)}.</p>`
-        : fieldsHtml(doc, part, { owner, depth }),
+        : fieldsHtml(doc, part, { base, depth }),
     );
   }
   for (const key of ["oneOf", "anyOf"]) {
     if (!Array.isArray(schema[key])) continue;
-    const branches = schema[key].map((part) =>
+    // Each alternative's fields get anchors of their own: two alternatives may share a field's name.
+    const branches = schema[key].map((part, index) =>
       part.$ref
         ? `<li>${typeLabel(doc, part)}</li>`
-        : `<li>${typeLabel(doc, part)}${fieldsHtml(doc, part, { depth: depth + 1 })}</li>`,
+        : `<li>${typeLabel(doc, part)}${fieldsHtml(doc, part, { base: base && `${base}/${key}${index}`, depth: depth + 1 })}</li>`,
     );
     parts.push(
       `<p class="includes">${key === "oneOf" ? "One of" : "Any of"}:</p><ul class="alternatives">${branches.join("")}</ul>`,
@@ -161,20 +168,27 @@ export function fieldsHtml(doc, schema, { owner, depth = 0 } = {}) {
   return parts.join("");
 }
 
-/** A schema as the page shows it where it is used: a named one by its link and fields, else its fields. */
-export function schemaBlock(doc, schema) {
+/**
+ * A schema as the page shows it where it is used: a named one by its link only (its fields are rendered once,
+ * in the Schemas part, rather than again under each of the operations that use it, which made the page 1 MB
+ * heavier), else its fields.
+ */
+export function schemaBlock(doc, schema, base) {
   const { node, name } = follow(doc, schema);
-  const head = name ? `<p class="schema-ref">Schema: ${link(name)}</p>` : "";
-  const body = fieldsHtml(doc, node);
-  return head + (body || `<p class="schema-ref">${typeLabel(doc, node)} ${facts(doc, node)}</p>`);
+  if (name) return `<p class="schema-ref">Schema: ${link(name)}</p>`;
+  const body = fieldsHtml(doc, node, { base });
+  return body || `<p class="schema-ref">${typeLabel(doc, node)} ${facts(doc, node)}</p>`;
 }
 
 /** A named schema's own part of the page: its description and fields, each field with an anchor. */
 export function namedSchemaHtml(doc, name, schema) {
-  const body = fieldsHtml(doc, schema, { owner: name });
+  const body = fieldsHtml(doc, schema, { base: schemaAnchor(name) });
   const type = body ? "" : `<p>${typeLabel(doc, schema)} ${facts(doc, schema)}</p>`;
+  // An error's type, for the search to find the error by the `type` its answers carry.
+  const error = /^Error/.test(name) ? schema.properties?.type?.const : undefined;
+  const mark = typeof error === "string" ? ` data-error-type="${escapeHtml(error)}"` : "";
   return [
-    `<section class="schema" id="${escapeHtml(schemaAnchor(name))}">`,
+    `<section class="schema" id="${escapeHtml(schemaAnchor(name))}"${mark}>`,
     `<h3>${escapeHtml(name)}</h3>`,
     markdown(schema.description),
     type,

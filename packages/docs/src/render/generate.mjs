@@ -1,27 +1,26 @@
-// The docs generator: packages/docs/index.html, one self-contained page rendered here, from the bundled
-// contract, into plain HTML (docs-html.mjs: every operation and schema readable before any script
-// runs), with what changed in each operation (docs-changes.mjs), the reader's copy of the descriptions
-// (docs-page.mjs: the scope line, the code samples' variables, the changelog), a favicon
-// (packages/docs/favicon.svg), and the page's one script and style (src/console/): the console built
-// from the contract, the search over its index, the sandbox button. It loads nothing from any other host.
+// The docs generator: packages/docs/index.html, one page rendered here, from the bundled contract, into plain
+// HTML (docs-html.mjs: every operation and schema readable before any script runs), with what changed in each
+// operation (docs-changes.mjs), the reader's copy of the descriptions (docs-page.mjs: the scope line, the code
+// samples' variables, the changelog), a favicon (packages/docs/favicon.svg), and the page's one script and style
+// (src/console/): the console, the search over the page's HTML, the sandbox button, the copy buttons, the theme
+// switch. Beside it, packages/docs/console.js: the console's data and request checks, which the page loads when a
+// console is first opened (src/console/data.js says why). It loads nothing from any other host.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { operationsOf } from "@workapi/spec";
 import { GENERATED_NOTICE } from "@workapi/spec/generated-notice";
 import { operationHistory } from "./docs-changes.mjs";
-import { consoleData, searchIndex } from "./docs-console-data.mjs";
-import { operationAnchor, pageBody } from "./docs-html.mjs";
+import { consoleData } from "./docs-console-data.mjs";
+import { pageBody } from "./docs-html.mjs";
 import { docsDocument } from "./docs-page.mjs";
 import { escapeHtml } from "./docs-schema-html.mjs";
-import { pageScript } from "./page-script.mjs";
+import { checksScript, pageScript } from "./page-script.mjs";
 import { requestValidatorModules } from "./request-validators.mjs";
 
 const DOCS_FILE = "packages/docs/index.html";
+const CONSOLE_FILE = "packages/docs/console.js";
 const FAVICON_FILE = "packages/docs/favicon.svg";
 const CONSOLE_DIR = join("packages", "docs", "src", "console");
-
-/** JSON safe inside a script element: no `<` can close it. */
-export const scriptJson = (value) => JSON.stringify(value).replaceAll("<", "\\u003c");
 
 /** The page for the bundled contract `doc`, with the code samples' `variables`. */
 export async function renderDocs(root, doc, variables) {
@@ -36,14 +35,7 @@ export async function renderDocs(root, doc, variables) {
   const history = operationHistory(root, doc, operations);
   const favicon = readFileSync(join(root, FAVICON_FILE), "utf8").trim();
   const css = readFileSync(join(root, CONSOLE_DIR, "page.css"), "utf8").trim();
-  const data = {
-    ...consoleData(doc, operations),
-    search: searchIndex(doc, operations, operationAnchor),
-    anchors: Object.fromEntries(
-      operations.map((operation) => [operation.raw.operationId, operationAnchor(operation)]),
-    ),
-  };
-  const script = await pageScript(requestValidatorModules(doc));
+  const script = await pageScript();
   const { title, version } = doc.info;
   return [
     `<!-- ${GENERATED_NOTICE} -->`,
@@ -55,14 +47,17 @@ export async function renderDocs(root, doc, variables) {
     `<title>${escapeHtml(`${title} (${version})`)}</title>`,
     `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(favicon)}">`,
     `<style>${css}</style>`,
+    // The theme the reader chose (src/console/theme.js), set before the page paints, so it never flashes.
+    '<script>try{const t=localStorage.getItem("workapi.docs.theme");if(t)document.documentElement.dataset.theme=t}catch{}</script>',
     "</head>",
     "<body>",
     '<header id="top">',
-    `<a class="title" href="#section/Introduction">${escapeHtml(title)}</a> <span class="version">${escapeHtml(version)}</span>`,
-    '<div class="search"><input id="search" type="search" role="combobox" placeholder="Search operations, fields, errors (press /)" autocomplete="off" aria-label="Search" aria-controls="search-results" aria-expanded="false"><ul id="search-results" role="listbox" hidden></ul></div>',
+    `<h1><a class="title" href="#section/Introduction">${escapeHtml(title)}</a></h1> <span class="version">${escapeHtml(version)}</span>`,
+    '<div class="search"><input id="search" type="search" role="combobox" placeholder="Search operations, fields, errors (press /)" autocomplete="off" aria-label="Search" aria-controls="search-results" aria-expanded="false"><ul id="search-results" role="listbox" aria-label="Search results" hidden></ul></div>',
+    // The theme switch: the page's script shows it and keeps the choice (src/console/theme.js).
+    '<button type="button" class="theme" aria-pressed="false" hidden>Dark theme</button>',
     "</header>",
     pageBody({ doc, definition, operations, copies, history }),
-    `<script type="application/json" id="docs-data">${scriptJson(data)}</script>`,
     `<script>${script}</script>`,
     "</body>",
     "</html>",
@@ -70,12 +65,37 @@ export async function renderDocs(root, doc, variables) {
   ].join("\n");
 }
 
+/**
+ * console.js, which the page loads beside itself when a console first opens: the console's data as JSON
+ * (parsed by JSON.parse, quicker than the same object as code) and the request checks.
+ */
+export async function renderConsole(doc) {
+  const operations = operationsOf(doc).map(({ path, method, operation }) => ({
+    path,
+    method,
+    raw: operation,
+  }));
+  const data = JSON.stringify(JSON.stringify(consoleData(doc, operations)));
+  const checks = await checksScript(requestValidatorModules(doc));
+  return [
+    `/* ${GENERATED_NOTICE} */`,
+    `globalThis.workapiConsole = { data: JSON.parse(${data}) };`,
+    checks,
+    "",
+  ].join("\n");
+}
+
 export const docsGenerator = {
   name: "docs",
   inputs: ["bundle"],
-  outputs: [DOCS_FILE],
+  outputs: [DOCS_FILE, CONSOLE_FILE],
   async generate({ root, inputs }) {
     const { doc, sampleVariables } = inputs.bundle;
-    return { files: { [DOCS_FILE]: await renderDocs(root, doc, sampleVariables) } };
+    return {
+      files: {
+        [DOCS_FILE]: await renderDocs(root, doc, sampleVariables),
+        [CONSOLE_FILE]: await renderConsole(doc),
+      },
+    };
   },
 };

@@ -1,6 +1,7 @@
-// The page's one script: the console's ES modules (src/console/page.js and what it imports) bundled by esbuild
-// into one IIFE, minified, which the page inlines (it loads nothing from anywhere). Modules the generator makes
-// from the contract (the request checks) are handed to the bundle by name, so they are never files on disk.
+// The page's scripts, bundled by esbuild into IIFEs, minified: the console's ES modules (src/console/page.js
+// and what it imports), which the page inlines; and the request checks (src/console/console-checks.js with the
+// modules the generator makes from the contract, handed to the bundle by name, so never files on disk), which
+// go into console.js beside the page, loaded when a console is first opened (src/console/data.js says why).
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -26,10 +27,10 @@ export function generatedModules(modules) {
   };
 }
 
-/** The page's script, with the generated `modules` (name -> source) the console's modules import. */
-export async function pageScript(modules = {}) {
+/** Bundles `entry` (a file of src/console/) with the generated `modules` (name -> source) it imports. */
+async function bundle(entry, modules = {}) {
   const { outputFiles } = await build({
-    entryPoints: [join(CONSOLE_DIR, "page.js")],
+    entryPoints: [join(CONSOLE_DIR, entry)],
     absWorkingDir: CONSOLE_DIR,
     bundle: true,
     write: false,
@@ -47,3 +48,9 @@ export async function pageScript(modules = {}) {
   if (/<\/script/i.test(script)) throw new Error("the page's script would close its script element");
   return script;
 }
+
+/** The page's inline script. */
+export const pageScript = () => bundle("page.js");
+
+/** The request checks of console.js, with the generated `modules` their entry imports. */
+export const checksScript = (modules) => bundle("console-checks.js", modules);

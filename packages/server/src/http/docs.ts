@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import { negotiate } from "@fastify/accept-negotiator";
-import { DOCS_PAGE, docsPath, faviconPath } from "@workapi/docs";
+import { consolePath, DOCS_PAGE, docsPath, faviconPath } from "@workapi/docs";
 import { specPath } from "@workapi/spec";
 import etag from "etag";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -80,10 +80,15 @@ class StaticAsset {
 }
 
 export const docs = shared(async (fastify) => {
+  const consoleScript = new StaticAsset(consolePath, "text/javascript; charset=utf-8");
   const assets = {
     [DOCS_PAGE]: new StaticAsset(docsPath, "text/html; charset=utf-8"),
     // The icon the page links (inline) is the one browsers ask for on their own, an SVG, as they accept.
     "/favicon.ico": new StaticAsset(faviconPath, "image/svg+xml"),
+    // The console's data and request checks, which the page loads beside itself (a relative console.js) when
+    // a console first opens: at /console.js from /docs, at /docs/console.js from /docs/.
+    "/console.js": consoleScript,
+    "/docs/console.js": consoleScript,
     "/openapi.json": new StaticAsset(specPath, "application/json; charset=utf-8"),
     "/openapi.yaml": new StaticAsset(new URL("./openapi.yaml", specPath), "application/yaml; charset=utf-8"),
   };
