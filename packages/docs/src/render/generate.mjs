@@ -13,8 +13,6 @@ import { consoleData, searchIndex } from "./docs-console-data.mjs";
 import { operationAnchor, pageBody } from "./docs-html.mjs";
 import { docsDocument } from "./docs-page.mjs";
 import { escapeHtml } from "./docs-schema-html.mjs";
-import { pageScript } from "./page-script.mjs";
-import { requestValidatorModules } from "./request-validators.mjs";
 
 const DOCS_FILE = "packages/docs/index.html";
 const FAVICON_FILE = "packages/docs/favicon.svg";
@@ -43,6 +41,9 @@ export async function renderDocs(root, doc, variables) {
       operations.map((operation) => [operation.raw.operationId, operationAnchor(operation)]),
     ),
   };
+  // Loaded here: esbuild and Ajv's compiler are most of this module's load, which a cached page never needs.
+  const { pageScript } = await import("./page-script.mjs");
+  const { requestValidatorModules } = await import("./request-validators.mjs");
   const script = await pageScript(requestValidatorModules(doc));
   const { title, version } = doc.info;
   return [
@@ -74,6 +75,17 @@ export const docsGenerator = {
   name: "docs",
   inputs: ["bundle"],
   outputs: [DOCS_FILE],
+  // The page is the bundle's with these files (its code, the console, the favicon, the changelogs) and the
+  // @workapi/spec helpers it reads the contract with: the driver's cache keys on them.
+  reads: [
+    "packages/docs/src",
+    FAVICON_FILE,
+    "packages/spec/index.js",
+    "packages/spec/validator-options.js",
+    "packages/spec/scripts",
+    "packages/spec/CONTRACT-CHANGES.md",
+    ".changeset",
+  ],
   async generate({ root, inputs }) {
     const { doc, sampleVariables } = inputs.bundle;
     return { files: { [DOCS_FILE]: await renderDocs(root, doc, sampleVariables) } };
