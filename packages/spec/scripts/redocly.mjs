@@ -35,6 +35,32 @@ export async function bundleContract(root) {
   return bundle.parsed;
 }
 
+/**
+ * Redocly's lint problems of the contract in `root` (redocly.yaml's rules): [{ level, rule, file, line, pointer,
+ * message }], `level` being error or warning. `pnpm dev` shows them on every save; `pnpm lint:spec` (the CLI)
+ * stays the check.
+ */
+export async function lintContract(root) {
+  core ??= await import("@redocly/openapi-core");
+  const config = await core.loadConfig({ configPath: join(root, "redocly.yaml") });
+  const problems = await core.lint({
+    ref: join(root, "spec", "openapi.yaml"),
+    config,
+    externalRefResolver: new core.BaseResolver(config.resolve),
+  });
+  return problems.map((problem) => {
+    const at = problem.location?.[0];
+    return {
+      level: problem.severity === "warn" ? "warning" : problem.severity,
+      rule: problem.ruleId,
+      file: at?.source?.absoluteRef ? relative(root, at.source.absoluteRef) : "spec/openapi.yaml",
+      line: lineOf(at),
+      pointer: at?.pointer,
+      message: problem.message,
+    };
+  });
+}
+
 /** A contract that does not bundle; `problems` are { file, line, message } (file relative to the root). */
 export class ContractError extends Error {
   constructor(root, errors, found = []) {

@@ -1,28 +1,54 @@
-// The types generator: packages/types/src/schema.d.ts, openapi-typescript's types of the bundled contract.
-
+// The types generator: packages/types/src/schema.d.ts, openapi-typescript's types of the bundled contract, made
+// on a thread of its own (./types-thread.mjs).
+import { Worker } from "node:worker_threads";
 import { GENERATED_NOTICE } from "@workapi/spec/generated-notice";
 
 const TYPES_FILE = "packages/types/src/schema.d.ts";
+
+let thread;
+let next = 0;
+const waiting = new Map();
+
+/** The types of `doc`, from the thread, started on first use. */
+function typesOf(doc) {
+  if (!thread) {
+    thread = new Worker(new URL("./types-thread.mjs", import.meta.url));
+    thread.unref();
+    thread.on("message", ({ id, text, error }) => {
+      const { resolve, reject } = waiting.get(id);
+      waiting.delete(id);
+      if (waiting.size === 0) thread.unref();
+      if (error === undefined) resolve(text);
+      else reject(new Error(`openapi-typescript failed: ${error}`));
+    });
+    thread.on("error", (error) => {
+      for (const { reject } of waiting.values()) reject(error);
+      waiting.clear();
+      thread = undefined;
+    });
+  }
+  const id = next++;
+  // Kept alive while an answer is awaited, and no longer.
+  thread.ref();
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    // Sent as a copy: openapi-typescript changes the document it is handed (a `const` becomes an `enum`), and
+    // the docs page reads this same document.
+    thread.postMessage({ id, doc });
+  });
+}
 
 export const typesGenerator = {
   name: "types",
   inputs: ["bundle"],
   outputs: [TYPES_FILE],
   // The types are the bundle's alone, with this code: the driver's cache keys on them.
-  reads: ["packages/types/scripts/generate.mjs", "packages/spec/scripts/generated-notice.mjs"],
+  reads: [
+    "packages/types/scripts/generate.mjs",
+    "packages/types/scripts/types-thread.mjs",
+    "packages/spec/scripts/generated-notice.mjs",
+  ],
   async generate({ inputs }) {
-    // Loaded here, not at the top: openapi-typescript brings TypeScript (more than a second to load), which a
-    // run whose types are cached never needs.
-    const { default: openapiTS, astToString } = await import("openapi-typescript");
-    // A copy: openapi-typescript changes the document it is handed (a `const` becomes an `enum`), and the docs
-    // page reads the same document, at the same time since the generators run side by side.
-    const ast = await openapiTS(structuredClone(inputs.bundle.doc), {
-      alphabetize: false,
-      exportType: false,
-      rootTypes: false,
-      defaultNonNullable: false,
-      emptyObjectsUnknown: true,
-    });
-    return { files: { [TYPES_FILE]: `// ${GENERATED_NOTICE}\n${astToString(ast)}` } };
+    return { files: { [TYPES_FILE]: `// ${GENERATED_NOTICE}\n${await typesOf(inputs.bundle.doc)}` } };
   },
 };

@@ -41,10 +41,7 @@ export async function renderDocs(root, doc, variables) {
       operations.map((operation) => [operation.raw.operationId, operationAnchor(operation)]),
     ),
   };
-  // Loaded here: esbuild and Ajv's compiler are most of this module's load, which a cached page never needs.
-  const { pageScript } = await import("./page-script.mjs");
-  const { requestValidatorModules } = await import("./request-validators.mjs");
-  const script = await pageScript(requestValidatorModules(doc));
+  const script = await scriptFor(doc);
   const { title, version } = doc.info;
   return [
     `<!-- ${GENERATED_NOTICE} -->`,
@@ -69,6 +66,25 @@ export async function renderDocs(root, doc, variables) {
     "</html>",
     "",
   ].join("\n");
+}
+
+/** The last script made in this process and what it was made from (`pnpm dev` renders the page on every save). */
+let lastScript;
+
+/**
+ * The page's script for `doc`: the console with the contract's request checks. It depends on the contract only
+ * through its request schemas and components, so a save that changes neither (a summary, a description)
+ * reuses the last one instead of compiling the checks and bundling again.
+ */
+async function scriptFor(doc) {
+  // Loaded here: esbuild and Ajv's compiler are most of this module's load, which a cached page never needs.
+  const { requestSchemas, requestValidatorModules } = await import("./request-validators.mjs");
+  const key = JSON.stringify([requestSchemas(doc), doc.components]);
+  if (lastScript?.key !== key) {
+    const { pageScript } = await import("./page-script.mjs");
+    lastScript = { key, script: await pageScript(requestValidatorModules(doc)) };
+  }
+  return lastScript.script;
 }
 
 export const docsGenerator = {
