@@ -41,7 +41,8 @@ const root = resolve(args.root);
 const devDir = join(root, ".workapi-dev");
 const DOCS_FILE = "packages/docs/index.html";
 const SPEC_DIR = join(root, "packages", "spec");
-const generators = [bundleGenerator, typesGenerator, docsGenerator, clientGenerator];
+const pageGenerators = [bundleGenerator, docsGenerator];
+const codeGenerators = [bundleGenerator, typesGenerator, clientGenerator];
 
 // A scratch root gets the few files the generators read beside spec/ from this repository.
 if (root !== repo) {
@@ -89,22 +90,35 @@ async function check() {
   pages.changed();
 }
 
-/** Regenerates what the change reaches; answers whether the bundle was rewritten. */
-async function regenerate({ cache = true } = {}) {
-  const started = performance.now();
+/** Runs `generators` and writes what changed; answers { produced, written }. */
+async function run(generators, cache) {
   const work = mkdtempSync(join(tmpdir(), "workapi-dev-"));
   try {
     const produced = await produce(root, work, { generators, cache });
-    doc = produced[0].value?.doc;
-    const written = write(root, produced);
-    state.broken = undefined;
-    const ms = Math.round(performance.now() - started);
-    log(written.length ? `rewrote ${written.join(", ")} in ${ms} ms` : `nothing changed (${ms} ms)`);
-    if (written.includes(DOCS_FILE)) state.version += 1;
-    return written.some((path) => path.startsWith("packages/spec/openapi"));
+    return { produced, written: write(root, produced) };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * Regenerates what the change reaches, in two steps: the bundle and the docs page first, so the open pages
+ * reload as soon as can be, then the types and the client's operations (the bundle is then read from the
+ * cache). Answers whether the bundle was rewritten.
+ */
+async function regenerate({ cache = true } = {}) {
+  const started = performance.now();
+  const first = await run(pageGenerators, cache);
+  doc = first.produced[0].value?.doc;
+  if (first.written.includes(DOCS_FILE)) state.version += 1;
+  const elapsed = () => Math.round(performance.now() - started);
+  if (first.written.length) log(`rewrote ${first.written.join(", ")} in ${elapsed()} ms`);
+  state.broken = undefined;
+  pages.changed();
+  const second = await run(codeGenerators, true);
+  if (second.written.length) log(`rewrote ${second.written.join(", ")} in ${elapsed()} ms`);
+  if (!first.written.length && !second.written.length) log(`nothing changed (${elapsed()} ms)`);
+  return first.written.some((path) => path.startsWith("packages/spec/openapi"));
 }
 
 /** Regenerates, telling the terminal and the pages what broke when the contract does not build. */
@@ -119,15 +133,32 @@ async function regenerateOrReport(options) {
   }
 }
 
+let restarting;
+let restartAgain = false;
+/** Restarts the reference server, one restart at a time; saves during one make one more after it. */
 async function restartServer() {
-  state.server = "restarting the reference server";
-  pages.changed();
-  const up = await api.restart();
-  state.server = up
-    ? `reference server on this contract at ${api.url} (proxied here)`
-    : "the reference server did not start";
-  log(state.server);
-  pages.changed();
+  if (restarting) {
+    restartAgain = true;
+    return restarting;
+  }
+  restarting = (async () => {
+    do {
+      restartAgain = false;
+      state.server = "restarting the reference server";
+      pages.changed();
+      const up = await api.restart();
+      state.server = up
+        ? `reference server on this contract at ${api.url} (proxied here)`
+        : "the reference server did not start";
+      log(state.server);
+      pages.changed();
+    } while (restartAgain);
+  })();
+  try {
+    await restarting;
+  } finally {
+    restarting = undefined;
+  }
 }
 
 let running = false;
