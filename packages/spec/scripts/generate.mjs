@@ -17,7 +17,7 @@ export const bundleGenerator = {
   name: "bundle",
   inputs: [],
   outputs: [JSON_FILE, YAML_FILE],
-  // What the bundle is made from besides its code: the driver's cache (scripts/generate.mjs) keys on them.
+  // What the bundle is made from besides its code: the cache of scripts/generate-cache.mjs keys on them.
   reads: ["spec", "redocly.yaml", SPEC_PACKAGE, "packages/spec/scripts", "packages/spec/index.js"],
   async generate({ root }) {
     const doc = { "x-generated": GENERATED_NOTICE, ...(await bundleContract(root)) };

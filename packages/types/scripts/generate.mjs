@@ -42,7 +42,7 @@ export const typesGenerator = {
   name: "types",
   inputs: ["bundle"],
   outputs: [TYPES_FILE],
-  // The types are the bundle's alone, with this code: the driver's cache keys on them.
+  // The types are the bundle's alone, with this code: the cache of scripts/generate-cache.mjs keys on them.
   reads: [
     "packages/types/scripts/generate.mjs",
     "packages/types/scripts/types-thread.mjs",

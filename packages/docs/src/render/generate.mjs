@@ -92,7 +92,7 @@ export const docsGenerator = {
   inputs: ["bundle"],
   outputs: [DOCS_FILE],
   // The page is the bundle's with these files (its code, the console, the favicon, the changelogs) and the
-  // @workapi/spec helpers it reads the contract with: the driver's cache keys on them.
+  // @workapi/spec helpers it reads the contract with: the cache of scripts/generate-cache.mjs keys on them.
   reads: [
     "packages/docs/src",
     FAVICON_FILE,
