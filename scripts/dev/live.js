@@ -3,7 +3,8 @@
 // section in view, at the same distance from the top), and it shows the dev panel: what broke the contract
 // (file, line, message), Redocly's lint problems and the contract review's findings, each linked to its
 // operation on the page. It also hands the console the dev server's token, so "Try it" works at once.
-(() => {
+// A block, not a function: its names stay out of the page's global scope all the same.
+{
   const KEY = "workapi.dev.place";
   const config = JSON.parse(document.getElementById("workapi-dev-config").textContent);
   if (!sessionStorage.getItem("workapi.docs.token"))
@@ -95,4 +96,4 @@
     }
     show(state);
   });
-})();
+}
