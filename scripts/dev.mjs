@@ -63,11 +63,15 @@ const page = () =>
     : "<html><body></body></html>";
 const token = devToken(devDir);
 const api = apiServer({ repo, devDir, specDir: SPEC_DIR, port: Number(args["api-port"]), token, log });
+/** The reference server's restarts under way (./dev/api-server.mjs), one after the other; none: undefined. */
+let restarting;
 const pages = await pageServer({
   port: Number(args.port),
   page,
   state: () => state,
   api: () => api.url,
+  // A call made while the server restarts waits for the new one rather than failing.
+  ready: () => restarting?.catch(() => {}) ?? Promise.resolve(),
   token,
 });
 const base = baseContract(root, args.base);
@@ -133,7 +137,6 @@ async function regenerateOrReport(options) {
   }
 }
 
-let restarting;
 let restartAgain = false;
 /** Restarts the reference server, one restart at a time; saves during one make one more after it. */
 async function restartServer() {

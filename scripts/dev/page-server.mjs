@@ -12,10 +12,11 @@ const scriptJson = (value) => JSON.stringify(value).replaceAll("<", "\\u003c");
 
 /**
  * Starts the dev page server on `port`. `page()` answers the current page's HTML, `state()` the dev state
- * ({ version, ... }), `api` the reference server's URL and `token` its admin token. Answers { url, changed(),
+ * ({ version, ... }), `api` the reference server's URL, `ready()` a promise that holds while it restarts (a call
+ * waits for it rather than failing) and `token` its admin token. Answers { url, changed(),
  * close() }: changed() sends the state to every open page.
  */
-export async function pageServer({ port, page, state, api, token }) {
+export async function pageServer({ port, page, state, api, ready, token }) {
   const clients = new Set();
   const send = (response) => response.write(`event: state\ndata: ${JSON.stringify(state())}\n\n`);
   const server = createServer((request, response) => {
@@ -38,18 +39,22 @@ export async function pageServer({ port, page, state, api, token }) {
     } else if (path === "/__dev/state") {
       response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(state()));
     } else {
-      const target = new URL(request.url, api());
-      const outgoing = forward(target, { method: request.method, headers: request.headers }, (answer) => {
-        response.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(response);
-      });
-      outgoing.on("error", (error) => {
-        response.writeHead(502, { "content-type": "application/json" });
-        response.end(JSON.stringify({ type: "dev_server_unavailable", message: error.message }));
-      });
-      request.pipe(outgoing);
+      ready().then(() => pass(request, response));
     }
   });
+  /** Passes a request to the reference server, and its answer back. */
+  const pass = (request, response) => {
+    const target = new URL(request.url, api());
+    const outgoing = forward(target, { method: request.method, headers: request.headers }, (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(response);
+    });
+    outgoing.on("error", (error) => {
+      response.writeHead(502, { "content-type": "application/json" });
+      response.end(JSON.stringify({ type: "dev_server_unavailable", message: error.message }));
+    });
+    request.pipe(outgoing);
+  };
   await new Promise((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
     url: `http://127.0.0.1:${server.address().port}`,
