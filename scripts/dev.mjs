@@ -108,7 +108,7 @@ async function run(generators, cache) {
 /**
  * Regenerates what the change reaches, in two steps: the bundle and the docs page first, so the open pages
  * reload as soon as can be, then the types and the client's operations (the bundle is then read from the
- * cache). Answers whether the bundle was rewritten.
+ * cache). A rewritten bundle restarts the reference server at once, while the types are made.
  */
 async function regenerate({ cache = true } = {}) {
   const started = performance.now();
@@ -119,27 +119,29 @@ async function regenerate({ cache = true } = {}) {
   if (first.written.length) log(`rewrote ${first.written.join(", ")} in ${elapsed()} ms`);
   state.broken = undefined;
   pages.changed();
+  if (first.written.some((path) => path.startsWith("packages/spec/openapi"))) restartServer();
   const second = await run(codeGenerators, true);
   if (second.written.length) log(`rewrote ${second.written.join(", ")} in ${elapsed()} ms`);
   if (!first.written.length && !second.written.length) log(`nothing changed (${elapsed()} ms)`);
-  return first.written.some((path) => path.startsWith("packages/spec/openapi"));
 }
 
 /** Regenerates, telling the terminal and the pages what broke when the contract does not build. */
 async function regenerateOrReport(options) {
   try {
-    return await regenerate(options);
+    await regenerate(options);
   } catch (error) {
     state.broken = error.problems ?? [{ message: error.message }];
     log("the contract does not build; the last good outputs stay served:");
     for (const p of state.broken) log(`  ${p.file ?? ""}${p.line ? `:${p.line}` : ""} ${p.message}`);
-    return false;
   }
 }
 
 let restartAgain = false;
+let serverStarted = false;
 /** Restarts the reference server, one restart at a time; saves during one make one more after it. */
 async function restartServer() {
+  // Before the first start (the first regeneration), the start to come reads the new bundle anyway.
+  if (!serverStarted) return;
   if (restarting) {
     restartAgain = true;
     return restarting;
@@ -176,9 +178,8 @@ async function onChange() {
   try {
     do {
       again = false;
-      const bundleChanged = await regenerateOrReport();
+      await regenerateOrReport();
       pages.changed();
-      if (bundleChanged) restartServer();
       await check();
     } while (again);
   } finally {
@@ -190,10 +191,10 @@ async function onChange() {
 await regenerateOrReport({ cache: false });
 log(`docs page: ${pages.url}/docs`);
 
-await api.start().then((up) => {
-  state.server = up ? `reference server at ${api.url} (proxied here)` : "the reference server did not start";
-  log(state.server);
-});
+const up = await api.start();
+serverStarted = true;
+state.server = up ? `reference server at ${api.url} (proxied here)` : "the reference server did not start";
+log(state.server);
 await check();
 let timer;
 const watched = new Map();
