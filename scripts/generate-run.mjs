@@ -1,4 +1,5 @@
-// Runs the generators of scripts/generators.mjs: each as soon as the generators it reads have answered (the
+// Runs the generators of scripts/generators.mjs (a generator may also have `prepare()`, called when one it reads
+// is not cached, to get ready while that one runs): each as soon as the generators it reads have answered (the
 // types and the docs page, both reading the bundle, run side by side: the page's script is built by esbuild in a
 // process of its own meanwhile), each skipped when its cache entry still holds (./generate-cache.mjs). Used by
 // scripts/generate.mjs (`pnpm generate`, `pnpm drift`) and by scripts/dev.mjs (`pnpm dev`), which keeps the
@@ -37,6 +38,8 @@ export async function produce(root, work, { generators = allGenerators, cache = 
       const key = cache ? cacheKey(root, generator, inputs) : undefined;
       const kept = cached(root, generator, key);
       if (kept) return { ...kept, cached: true, ms: performance.now() - started };
+      // Those reading this one will most likely run too: they may get ready meanwhile (load what they use).
+      for (const reader of generators) if (reader.inputs.includes(generator.name)) reader.prepare?.();
       const result = await generator.generate({ root, work, inputs });
       checkOutputs(generator, result.files);
       keep(root, generator, key, { files: result.files, value: result.value });

@@ -9,8 +9,8 @@ let thread;
 let next = 0;
 const waiting = new Map();
 
-/** The types of `doc`, from the thread, started on first use. */
-function typesOf(doc) {
+/** The thread, started (and openapi-typescript loading there) on first use. */
+function started() {
   if (!thread) {
     thread = new Worker(new URL("./types-thread.mjs", import.meta.url));
     thread.unref();
@@ -27,6 +27,12 @@ function typesOf(doc) {
       thread = undefined;
     });
   }
+  return thread;
+}
+
+/** The types of `doc`, from the thread. */
+function typesOf(doc) {
+  started();
   const id = next++;
   // Kept alive while an answer is awaited, and no longer.
   thread.ref();
@@ -48,6 +54,10 @@ export const typesGenerator = {
     "packages/types/scripts/types-thread.mjs",
     "packages/spec/scripts/generated-notice.mjs",
   ],
+  // The bundle is being made anew: the types will be too, so the thread starts loading TypeScript meanwhile.
+  prepare() {
+    started();
+  },
   async generate({ inputs }) {
     return { files: { [TYPES_FILE]: `// ${GENERATED_NOTICE}\n${await typesOf(inputs.bundle.doc)}` } };
   },
