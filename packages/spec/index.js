@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
-/** The path of the bundled contract as JSON. */
-export const specPath = new URL("./openapi.json", import.meta.url);
+/**
+ * The path of the bundled contract as JSON: this package's, or the one in the folder WORKAPI_SPEC_DIR names
+ * (`pnpm dev` starts the reference server on the contract being edited, wherever it is bundled to).
+ */
+export const specPath = process.env.WORKAPI_SPEC_DIR
+  ? pathToFileURL(join(process.env.WORKAPI_SPEC_DIR, "openapi.json"))
+  : new URL("./openapi.json", import.meta.url);
 
 /** The bundled OpenAPI 3.1 contract, parsed. Every call returns a fresh copy that the caller may change. */
 export function loadSpec() {

@@ -123,7 +123,7 @@ function serverOptions(config: ServerConfig) {
 function executorOf(
   config: ServerConfig,
   store: Store,
-  handlers: Handlers,
+  handlers: Partial<Handlers>,
   violations: string[],
   writeThread: WriteThread | undefined,
 ): Executor {

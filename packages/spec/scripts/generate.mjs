@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { stringify as toYaml } from "yaml";
 import { addCodeSamples } from "./code-samples.mjs";
 import { GENERATED_NOTICE } from "./generated-notice.mjs";
-import { runRedocly } from "./redocly.mjs";
+import { bundleContract } from "./redocly.mjs";
 
 const JSON_FILE = "packages/spec/openapi.json";
 const YAML_FILE = "packages/spec/openapi.yaml";
@@ -17,10 +17,10 @@ export const bundleGenerator = {
   name: "bundle",
   inputs: [],
   outputs: [JSON_FILE, YAML_FILE],
-  generate({ root, work }) {
-    const bundled = join(work, "bundle.json");
-    runRedocly(root, ["bundle", "spec/openapi.yaml", "--ext", "json", "-o", bundled]);
-    const doc = { "x-generated": GENERATED_NOTICE, ...JSON.parse(readFileSync(bundled, "utf8")) };
+  // What the bundle is made from besides its code: the cache of scripts/generate-cache.mjs keys on them.
+  reads: ["spec", "redocly.yaml", SPEC_PACKAGE, "packages/spec/scripts", "packages/spec/index.js"],
+  async generate({ root }) {
+    const doc = { "x-generated": GENERATED_NOTICE, ...(await bundleContract(root)) };
     // The contract's version is the packages' (they version together): `changeset version` sets it in
     // packages/spec/package.json and `pnpm version-packages` regenerates the bundle with it.
     doc.info.version = JSON.parse(readFileSync(join(root, SPEC_PACKAGE), "utf8")).version;

@@ -42,12 +42,13 @@ describe("x- extensions", () => {
   });
 
   it.each(operations)(
-    "x-safe, x-companion and x-parent-access of $where hold allowed values",
+    "x-safe, x-companion, x-parent-access and x-unreleased of $where hold allowed values",
     ({ method, operation }) => {
       expect([undefined, true, false]).toContain(operation["x-safe"]);
       if (method === "get") expect(operation["x-safe"]).toBe(true);
       expect([undefined, true]).toContain(operation["x-companion"]);
       expect([undefined, "read"]).toContain(operation["x-parent-access"]);
+      expect([undefined, true]).toContain(operation["x-unreleased"]);
     },
   );
 
@@ -58,7 +59,14 @@ describe("x- extensions", () => {
       byName.set(name, [...(byName.get(name) ?? []), operation]);
     }
     for (const [name, forms] of byName) {
-      for (const key of ["x-safe", "x-pagination", "x-error-types", "x-scopes-by-type", "x-parent-access"]) {
+      for (const key of [
+        "x-safe",
+        "x-pagination",
+        "x-error-types",
+        "x-scopes-by-type",
+        "x-parent-access",
+        "x-unreleased",
+      ]) {
         const values = new Set(forms.map((form) => JSON.stringify(form[key])));
         expect(values.size, `${name} ${key}`).toBe(1);
       }

@@ -14,8 +14,6 @@ import { consoleData } from "./docs-console-data.mjs";
 import { pageBody } from "./docs-html.mjs";
 import { docsDocument } from "./docs-page.mjs";
 import { escapeHtml } from "./docs-schema-html.mjs";
-import { checksScript, pageScript } from "./page-script.mjs";
-import { requestValidatorModules } from "./request-validators.mjs";
 
 const DOCS_FILE = "packages/docs/index.html";
 const CONSOLE_FILE = "packages/docs/console.js";
@@ -35,7 +33,7 @@ export async function renderDocs(root, doc, variables) {
   const history = operationHistory(root, doc, operations);
   const favicon = readFileSync(join(root, FAVICON_FILE), "utf8").trim();
   const css = readFileSync(join(root, CONSOLE_DIR, "page.css"), "utf8").trim();
-  const script = await pageScript();
+  const script = await cachedPageScript();
   const { title, version } = doc.info;
   return [
     `<!-- ${GENERATED_NOTICE} -->`,
@@ -65,9 +63,22 @@ export async function renderDocs(root, doc, variables) {
   ].join("\n");
 }
 
+/** What this process made last (`pnpm dev` renders the page on every save): the page's script and the checks. */
+const made = { script: undefined, checks: undefined };
+
+/** The page's script: the same for every contract, so made once a process. */
+async function cachedPageScript() {
+  // Loaded here: esbuild is most of this module's load, which a cached page never needs.
+  const { pageScript } = await import("./page-script.mjs");
+  made.script ??= await pageScript();
+  return made.script;
+}
+
 /**
  * console.js, which the page loads beside itself when a console first opens: the console's data as JSON
- * (parsed by JSON.parse, quicker than the same object as code) and the request checks.
+ * (parsed by JSON.parse, quicker than the same object as code) and the request checks. The checks depend on
+ * the contract only through its request schemas and components, so a save that changes neither (a summary, a
+ * description) reuses the last ones instead of compiling and bundling them again.
  */
 export async function renderConsole(doc) {
   const operations = operationsOf(doc).map(({ path, method, operation }) => ({
@@ -76,11 +87,17 @@ export async function renderConsole(doc) {
     raw: operation,
   }));
   const data = JSON.stringify(JSON.stringify(consoleData(doc, operations)));
-  const checks = await checksScript(requestValidatorModules(doc));
+  // Loaded here: Ajv's compiler and esbuild, which a cached page never needs.
+  const { requestSchemas, requestValidatorModules } = await import("./request-validators.mjs");
+  const key = JSON.stringify([requestSchemas(doc), doc.components]);
+  if (made.checks?.key !== key) {
+    const { checksScript } = await import("./page-script.mjs");
+    made.checks = { key, script: await checksScript(requestValidatorModules(doc)) };
+  }
   return [
     `/* ${GENERATED_NOTICE} */`,
     `globalThis.workapiConsole = { data: JSON.parse(${data}) };`,
-    checks,
+    made.checks.script,
     "",
   ].join("\n");
 }
@@ -89,6 +106,19 @@ export const docsGenerator = {
   name: "docs",
   inputs: ["bundle"],
   outputs: [DOCS_FILE, CONSOLE_FILE],
+  // The page and console.js are the bundle's with these files (their code, the console, the favicon, the
+  // changelogs) and the @workapi/spec helpers they read the contract with: the cache of
+  // scripts/generate-cache.mjs keys on them.
+  reads: [
+    "packages/docs/src",
+    FAVICON_FILE,
+    "packages/spec/index.js",
+    "packages/spec/validator-options.js",
+    "packages/spec/validators.js",
+    "packages/spec/scripts",
+    "packages/spec/CONTRACT-CHANGES.md",
+    ".changeset",
+  ],
   async generate({ root, inputs }) {
     const { doc, sampleVariables } = inputs.bundle;
     return {

@@ -38,6 +38,11 @@ export interface Operation {
   /** `tags.list`: both methods of a read share it, and one handler. */
   name: string;
   safe: boolean;
+  /**
+   * The contract marks it `x-unreleased`: added since the last release, so the server may not implement it yet
+   * (it then answers the operation's documented examples, ../http/example-only.ts).
+   */
+  unreleased: boolean;
   pagination?: { items: string };
   scopesByType?: ScopesByType;
   parentAccess?: "read";
@@ -63,6 +68,7 @@ type RawOperation = {
   "x-scopes-by-type"?: ScopesByType;
   "x-parent-access"?: "read";
   "x-error-types"?: string[];
+  "x-unreleased"?: boolean;
   security?: Array<Record<string, string[]>>;
   responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }>;
 };
@@ -157,6 +163,7 @@ function operationOf(
     path,
     name: raw["x-interface-name"],
     safe: entry.safe,
+    unreleased: raw["x-unreleased"] === true,
     ...(raw["x-pagination"] ? { pagination: raw["x-pagination"] } : {}),
     ...(raw["x-scopes-by-type"] ? { scopesByType: raw["x-scopes-by-type"] } : {}),
     ...(raw["x-parent-access"] ? { parentAccess: raw["x-parent-access"] } : {}),

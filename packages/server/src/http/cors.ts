@@ -8,7 +8,7 @@ export const crossOrigin = shared<{ origins: string[] }>(async (fastify, { origi
   await fastify.register(cors, {
     origin: origins.includes("*") ? true : origins,
     methods: ["GET", "POST"],
-    allowedHeaders: ["authorization", "content-type", "x-request-id", "x-vendor-version"],
+    allowedHeaders: ["authorization", "content-type", "x-request-id", "x-vendor-version", "prefer"],
     exposedHeaders: [
       "x-request-id",
       "retry-after",
@@ -19,6 +19,8 @@ export const crossOrigin = shared<{ origins: string[] }>(async (fastify, { origi
       "deprecation",
       "sunset",
       "link",
+      // An operation the server answers only with its documented examples (./example-only.ts).
+      "x-workapi-example-only",
     ],
     maxAge: 600,
   });

@@ -12,11 +12,14 @@ import type { Executor } from "../core/executor.js";
 import type { Arrived } from "../core/input.js";
 import { JsonChunks, JsonText } from "../core/json-text.js";
 import { readForm } from "./body.js";
+import { exampleAnswer } from "./example-only.js";
 import { shared } from "./plugin.js";
 
 declare module "fastify" {
   interface FastifyContextConfig {
     operation?: Operation;
+    /** The operation has no handler yet and answers its documented examples (./example-only.ts). */
+    exampleOnly?: boolean;
   }
 }
 
@@ -36,7 +39,20 @@ export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => 
   }
   for (const [path, operations] of byPath) {
     for (const operation of operations) {
-      if (!executor.has(operation.name)) throw new Error(`no handler for ${operation.name}`);
+      if (!executor.has(operation.name)) {
+        if (!operation.unreleased) {
+          throw new Error(
+            `no handler for ${operation.name}: write it, or mark the operation x-unreleased in the contract while it answers only its examples`,
+          );
+        }
+        fastify.route({
+          method: operation.method,
+          url: path,
+          config: { operation, exampleOnly: true },
+          handler: exampleAnswer(contract, operation),
+        });
+        continue;
+      }
       fastify.route({
         method: operation.method,
         url: path,

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { resolveRef } from "@workapi/spec";
 import type { Contract, Operation } from "../core/contract.js";
 import { notPermitted } from "../core/errors.js";
+import { EXAMPLE_ONLY_HEADER } from "./example-only.js";
 import { shared } from "./plugin.js";
 import type { SandboxOrgs } from "./sandbox-orgs.js";
 
@@ -29,6 +30,7 @@ export const scenarios = shared<ScenariosOptions>(async (fastify, { contract, sa
     if (wanted.code === undefined) return;
     const answer = documentedAnswer(contract, operation, wanted.code, wanted.retryAfter);
     if (answer.retryAfter !== undefined) reply.header("retry-after", String(answer.retryAfter));
+    if (request.routeOptions.config.exampleOnly) reply.header(EXAMPLE_ONLY_HEADER, "true");
     return reply.code(wanted.code).type("application/json; charset=utf-8").send(answer.body);
   });
 });

@@ -1,0 +1,81 @@
+// The reference server `pnpm dev` runs on the contract being edited: packages/server/dist/cli.js serve, on
+// SQLite in the dev data folder (seeded on its first start), reading the bundle `pnpm dev` writes
+// (WORKAPI_SPEC_DIR), restarted when the bundle changes. Its admin token is the dev folder's own, kept there,
+// so the docs page's console can be handed it.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+
+/** The dev folder's admin token, made on first use. */
+export function devToken(devDir) {
+  const file = join(devDir, "admin-token");
+  if (!existsSync(file)) {
+    mkdirSync(devDir, { recursive: true });
+    writeFileSync(file, randomBytes(24).toString("hex"), { mode: 0o600 });
+  }
+  return readFileSync(file, "utf8").trim();
+}
+
+/** A restartable reference server: { start(), restart(), stop(), url }. `log` gets its failures. */
+export function apiServer({ repo, devDir, specDir, port, token, log }) {
+  let child;
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once("exit", resolve));
+    running.kill("SIGTERM");
+    await Promise.race([exited, sleep(3000).then(() => running.kill("SIGKILL"))]);
+  };
+  const start = async () => {
+    let output = "";
+    const started = spawn(
+      process.execPath,
+      [join(repo, "packages/server/dist/cli.js"), "serve", "--port", String(port)],
+      {
+        env: {
+          ...process.env,
+          WORKAPI_DATA_DIR: join(devDir, "data"),
+          WORKAPI_SPEC_DIR: specDir,
+          WORKAPI_ADMIN_TOKEN: token,
+          WORKAPI_SEED: "1",
+          LOG_LEVEL: "warn",
+          NODE_ENV: "development",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    child = started;
+    for (const stream of [started.stdout, started.stderr])
+      stream.on("data", (chunk) => {
+        output = (output + chunk).slice(-4000);
+      });
+    // Answering the contract's own document says it is up (the docs routes need no token).
+    for (let waited = 0; waited < 20_000; waited += 100) {
+      if (started.exitCode !== null) {
+        log(`the reference server stopped at start:\n${output.trim()}`);
+        return false;
+      }
+      try {
+        if ((await fetch(`${url}/openapi.json`)).ok) return true;
+      } catch {
+        // not listening yet
+      }
+      await sleep(100);
+    }
+    log(`the reference server did not answer within 20 s:\n${output.trim()}`);
+    return false;
+  };
+  return {
+    url,
+    start,
+    stop,
+    async restart() {
+      await stop();
+      return start();
+    },
+  };
+}
