@@ -40,6 +40,7 @@ const { values: args } = parseArgs({
 const root = resolve(args.root);
 const devDir = join(root, ".workapi-dev");
 const DOCS_FILE = "packages/docs/index.html";
+const CONSOLE_FILE = "packages/docs/console.js";
 const SPEC_DIR = join(root, "packages", "spec");
 const pageGenerators = [bundleGenerator, docsGenerator];
 const codeGenerators = [bundleGenerator, typesGenerator, clientGenerator];
@@ -61,6 +62,8 @@ const page = () =>
   existsSync(join(root, DOCS_FILE))
     ? readFileSync(join(root, DOCS_FILE), "utf8")
     : "<html><body></body></html>";
+const consoleScript = () =>
+  existsSync(join(root, CONSOLE_FILE)) ? readFileSync(join(root, CONSOLE_FILE), "utf8") : "";
 const token = devToken(devDir);
 const api = apiServer({ repo, devDir, specDir: SPEC_DIR, port: Number(args["api-port"]), token, log });
 /** The reference server's restarts under way (./dev/api-server.mjs), one after the other; none: undefined. */
@@ -68,6 +71,7 @@ let restarting;
 const pages = await pageServer({
   port: Number(args.port),
   page,
+  consoleScript,
   state: () => state,
   api: () => api.url,
   // A call made while the server restarts waits for the new one rather than failing.
@@ -114,7 +118,7 @@ async function regenerate({ cache = true } = {}) {
   const started = performance.now();
   const first = await run(pageGenerators, cache);
   doc = first.produced[0].value?.doc;
-  if (first.written.includes(DOCS_FILE)) state.version += 1;
+  if (first.written.includes(DOCS_FILE) || first.written.includes(CONSOLE_FILE)) state.version += 1;
   const elapsed = () => Math.round(performance.now() - started);
   if (first.written.length) log(`rewrote ${first.written.join(", ")} in ${elapsed()} ms`);
   state.broken = undefined;

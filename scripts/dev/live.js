@@ -32,13 +32,10 @@
   };
   restore();
 
-  const anchors = (() => {
-    try {
-      return JSON.parse(document.getElementById("docs-data").textContent).anchors ?? {};
-    } catch {
-      return {};
-    }
-  })();
+  // An operation's part of the page has the id `tag/<tag>/operation/<operationId>` (@workapi/docs'
+  // operationAnchor): found by its ending, as the page carries no table of them.
+  const anchorOf = (operationId) =>
+    document.querySelector(`main [id$="/operation/${CSS.escape(operationId)}"]`)?.id;
   const panel = document.createElement("aside");
   panel.id = "workapi-dev";
   panel.setAttribute("aria-label", "pnpm dev");
@@ -62,7 +59,8 @@
     if (where(item)) li.append(text("small", where(item)));
     for (const id of item.operations ?? (item.operationId ? [item.operationId] : [])) {
       li.append(" ");
-      li.append(text("a", id, { href: anchors[id] ? `#${anchors[id]}` : "#", class: "dev-operation" }));
+      const anchor = anchorOf(id);
+      li.append(text("a", id, { href: anchor ? `#${anchor}` : "#", class: "dev-operation" }));
     }
     return li;
   };

@@ -11,12 +11,14 @@ const LIVE = readFileSync(new URL("./live.js", import.meta.url), "utf8");
 const scriptJson = (value) => JSON.stringify(value).replaceAll("<", "\\u003c");
 
 /**
- * Starts the dev page server on `port`. `page()` answers the current page's HTML, `state()` the dev state
+ * Starts the dev page server on `port`. `page()` answers the current page's HTML, `consoleScript()` the
+ * console.js beside it (the console's data and checks, which the page loads when a console opens: served here
+ * from the same generation as the page, not by the reference server from its package), `state()` the dev state
  * ({ version, ... }), `api` the reference server's URL, `ready()` a promise that holds while it restarts (a call
  * waits for it rather than failing) and `token` its admin token. Answers { url, changed(),
  * close() }: changed() sends the state to every open page.
  */
-export async function pageServer({ port, page, state, api, ready, token }) {
+export async function pageServer({ port, page, consoleScript, state, api, ready, token }) {
   const clients = new Set();
   const send = (response) => response.write(`event: state\ndata: ${JSON.stringify(state())}\n\n`);
   const server = createServer((request, response) => {
@@ -31,6 +33,12 @@ export async function pageServer({ port, page, state, api, ready, token }) {
       );
       response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
       response.end(html);
+    } else if (path === "/console.js" || path === "/docs/console.js") {
+      response.writeHead(200, {
+        "content-type": "text/javascript; charset=utf-8",
+        "cache-control": "no-store",
+      });
+      response.end(consoleScript());
     } else if (path === "/__dev/events") {
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" });
       clients.add(response);

@@ -9,9 +9,11 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Contract, Operation } from "../core/contract.js";
 import { inputOf } from "../core/input.js";
-import { documentedAnswer, readPrefer } from "./scenarios.js";
+import { documentedAnswer, EXAMPLE_ONLY_HEADER, readPrefer } from "./scenarios.js";
 
-export const EXAMPLE_ONLY_HEADER = "x-workapi-example-only";
+// The header that marks an answer as the contract's example (./scenarios.ts holds it: sandboxes' scenarios
+// mark theirs too, and that module stands below this one).
+export { EXAMPLE_ONLY_HEADER };
 
 /** The operations of `operations` that only answer their examples: unreleased, with no handler in `has`. */
 export function exampleOnlyOperations(

@@ -8,9 +8,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { resolveRef } from "@workapi/spec";
 import type { Contract, Operation } from "../core/contract.js";
 import { notPermitted } from "../core/errors.js";
-import { EXAMPLE_ONLY_HEADER } from "./example-only.js";
 import { shared } from "./plugin.js";
 import type { SandboxOrgs } from "./sandbox-orgs.js";
+
+/** The header of an answer that is the contract's documented example, not the work of a handler. */
+export const EXAMPLE_ONLY_HEADER = "x-workapi-example-only";
 
 export interface ScenariosOptions {
   contract: Contract;
