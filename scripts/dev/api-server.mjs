@@ -30,6 +30,10 @@ export function apiServer({ repo, devDir, specDir, port, token, log }) {
     running.kill("SIGTERM");
     await Promise.race([exited, sleep(3000).then(() => running.kill("SIGKILL"))]);
   };
+  // The dev server keeps its data in the dev folder, on SQLite, with its own limits: a DATABASE_URL or REDIS_URL
+  // of the author's shell (a CI job's, say) would point it at a shared database whose first organization is
+  // not the dev token's.
+  const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
   const start = async () => {
     let output = "";
     const started = spawn(
@@ -37,7 +41,7 @@ export function apiServer({ repo, devDir, specDir, port, token, log }) {
       [join(repo, "packages/server/dist/cli.js"), "serve", "--port", String(port)],
       {
         env: {
-          ...process.env,
+          ...inherited,
           WORKAPI_DATA_DIR: join(devDir, "data"),
           WORKAPI_SPEC_DIR: specDir,
           WORKAPI_ADMIN_TOKEN: token,
