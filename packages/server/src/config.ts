@@ -70,6 +70,8 @@ export interface ServerConfig {
   sandboxJournalMax: number;
   /** How often each server process deletes the sandboxes past their expiry; 0: never. */
   sandboxSweepSeconds: number;
+  /** Seeded sandboxes kept made ahead, once the demo data set's template exists; 0: none. */
+  sandboxSpares: number;
 }
 
 // The table has a row for each setting and nothing else, and each row reads the setting's type.
@@ -91,14 +93,32 @@ export const DEFAULTS = Object.fromEntries(
 /** The settings given to the sandboxes' operations and routes. */
 export type SandboxSettings = Pick<
   ServerConfig,
-  "maxSandboxes" | "sandboxTtlSeconds" | "sandboxMaxDelayMs" | "sandboxJournalMax" | "sandboxSweepSeconds"
+  | "maxSandboxes"
+  | "sandboxTtlSeconds"
+  | "sandboxMaxDelayMs"
+  | "sandboxJournalMax"
+  | "sandboxSweepSeconds"
+  | "sandboxSpares"
 >;
 
 /** The sandboxes' settings of `config`, on their own (sent to the write thread). */
 export function sandboxSettingsOf(config: SandboxSettings): SandboxSettings {
-  const { maxSandboxes, sandboxTtlSeconds, sandboxMaxDelayMs, sandboxJournalMax, sandboxSweepSeconds } =
-    config;
-  return { maxSandboxes, sandboxTtlSeconds, sandboxMaxDelayMs, sandboxJournalMax, sandboxSweepSeconds };
+  const {
+    maxSandboxes,
+    sandboxTtlSeconds,
+    sandboxMaxDelayMs,
+    sandboxJournalMax,
+    sandboxSweepSeconds,
+    sandboxSpares,
+  } = config;
+  return {
+    maxSandboxes,
+    sandboxTtlSeconds,
+    sandboxMaxDelayMs,
+    sandboxJournalMax,
+    sandboxSweepSeconds,
+    sandboxSpares,
+  };
 }
 
 /** The configuration `env` gives (each setting read by its row of the table), with `overrides` over it. */

@@ -350,6 +350,13 @@ export const VARIABLES = {
     help: "requests each sandbox's journal keeps",
     readme: "requests each sandbox's journal keeps (the latest); `0`: no journal",
   },
+  sandboxSpares: {
+    env: "WORKAPI_SANDBOX_SPARES",
+    ...whole(16),
+    help: "seeded sandboxes kept ready once one was made",
+    readme:
+      "seeded sandboxes kept made ahead (copies of the demo data set nobody can reach yet), once a `seed: true` create has made the template; a seeded create takes one at once; `0`: none (see Sandboxes)",
+  },
   sandboxSweepSeconds: {
     env: "WORKAPI_SANDBOX_SWEEP_SECONDS",
     ...whole(30),

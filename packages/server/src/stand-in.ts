@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { configFromEnv, type ServerConfig, sandboxSettingsOf } from "./config.js";
-import { prepareDemoTemplate } from "./operations/sandboxes.js";
+import { prepareDemoTemplate, spareSandboxes } from "./operations/sandboxes.js";
 import { sandboxServices } from "./seed/index.js";
 import { startServer } from "./server.js";
 
@@ -24,8 +24,9 @@ export interface StandInOptions {
   /** Load the demo data set into the first organization (sandboxes made with `seed: true` have it anyway). */
   seed?: boolean;
   /**
-   * Make the demo data template that seeded sandboxes copy before answering (default true: a second or so
-   * here, instead of in the first `sandboxes.create` with `seed: true`).
+   * Make the demo data template that seeded sandboxes copy, and the spare seeded sandboxes the server keeps
+   * (`settings.sandboxSpares`, 16 by default), before answering (default true: a second or two here,
+   * instead of in the first `sandboxes.create` calls with `seed: true`, which then take a spare each).
    */
   sandboxTemplate?: boolean;
   /** Any other setting of the server (see its README's settings table); the environment is not read. */
@@ -71,10 +72,13 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     });
     // A new database: the first start made the organization and wrote its admin token there.
     const token = readFileSync(join(dataDir, "admin-token"), "utf8").trim();
-    // Before any test file asks: the first seeded sandboxes of a suite are then copies of it. (Nothing
-    // else writes yet, so this process's own connection writes it beside an idle write thread.)
-    if (options.sandboxTemplate ?? true)
-      await prepareDemoTemplate(running.store, sandboxServices(sandboxSettingsOf(config)).seedDemo);
+    // Before any test file asks: the first seeded sandboxes of a suite are then spares made from it. (Nothing
+    // else writes yet, so this process's own connection writes them beside an idle write thread.)
+    if (options.sandboxTemplate ?? true) {
+      const services = sandboxServices(sandboxSettingsOf(config));
+      await prepareDemoTemplate(running.store, services.seedDemo);
+      await spareSandboxes(running.store, services, () => false).wanted();
+    }
     let stopped: Promise<void> | undefined;
     return {
       url: running.url,

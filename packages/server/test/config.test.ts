@@ -41,6 +41,7 @@ const given: Record<keyof typeof VARIABLES, [string, unknown]> = {
   sandboxMaxDelayMs: ["7", 7],
   sandboxJournalMax: ["7", 7],
   sandboxSweepSeconds: ["7", 7],
+  sandboxSpares: ["3", 3],
 };
 
 const src = new URL("../src/", import.meta.url).pathname;

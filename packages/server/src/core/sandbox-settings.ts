@@ -9,9 +9,27 @@ export type { SandboxSettings };
 /** Loads the demo data set into `org`, whose first user is `admin` (../seed/index.ts). */
 export type DemoSeeder = (store: Store, org: Org, admin: DevUser) => Promise<unknown>;
 
+/** Keeps seeded sandboxes made ahead (../operations/sandboxes.ts, SpareSandboxes). */
+export interface SpareKeeper {
+  /**
+   * A seeded sandbox was made or taken: make spares up to the number kept, when nothing else runs. Resolves
+   * when this round of making them ends (callers that do not wait need not).
+   */
+  wanted(): Promise<void>;
+  /** Stops making spares; resolves once the one being made (if any) is done. */
+  close(): Promise<void>;
+}
+
 export interface SandboxServices {
   settings: SandboxSettings;
   seedDemo: DemoSeeder;
+  /**
+   * Makes the keeper of spares for the root store `store` of the thread that runs writes; `busy` says whether
+   * any request is being served there (spares are made only while none is). Called by the executor.
+   */
+  keepSpares?: (store: Store, busy: () => boolean) => SpareKeeper;
+  /** The keeper of this thread's spares, once the executor has made it. */
+  spares?: SpareKeeper;
 }
 
 /** The scope that lets a token make, see and delete sandboxes; a sandbox's own token never holds it. */

@@ -16,6 +16,7 @@ import { actorOf } from "../core/auth.js";
 import { theContract } from "../core/contract.js";
 import type { DemoSeeder, SandboxServices } from "../core/sandbox-settings.js";
 import { storeSession } from "../operations/observability.js";
+import { spareSandboxes } from "../operations/sandboxes.js";
 import type { DevUser, Org, Store } from "../store/types.js";
 import { type Call, seedCaller } from "./calls.js";
 import { makeSchedules, makeSlas, makeSurveys } from "./configuration.js";
@@ -113,7 +114,11 @@ export async function seed(
 export function sandboxServices(settings: SandboxSettings): SandboxServices {
   const seedDemo: DemoSeeder = (store, org, admin) =>
     seed(store, org, admin, { sandboxes: false, sandboxSettings: settings });
-  return { settings, seedDemo };
+  return {
+    settings,
+    seedDemo,
+    keepSpares: (store, busy) => spareSandboxes(store, { settings }, busy),
+  };
 }
 
 /** Whether the data set of `seedNumber` is loaded: its first work item (external_ref `seed-<n>-1`) exists. */

@@ -4,7 +4,7 @@
 import { type Kysely, type Migration, type MigrationProvider, type RawBuilder, sql } from "kysely";
 import type { DialectName } from "./dialect.js";
 import { postgresChanges, postgresChangesAtCommit } from "./postgres-changes.js";
-import { sandboxesMigration } from "./sandbox-migration.js";
+import { sandboxSparesMigration, sandboxesMigration } from "./sandbox-migration.js";
 import type { DB } from "./tables.js";
 
 export type { DialectName };
@@ -22,6 +22,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     "0009_postgres_changes": dialect === "postgres" ? postgresChanges() : NOTHING,
     "0010_sandboxes": sandboxesMigration(dialect),
     "0011_postgres_changes_at_commit": dialect === "postgres" ? postgresChangesAtCommit() : NOTHING,
+    "0012_sandbox_spares": sandboxSparesMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -61,3 +61,28 @@ export function sandboxesMigration(dialect: DialectName): Migration {
     },
   };
 }
+
+/**
+ * Migration 0012_sandbox_spares: the seeded sandboxes made ahead of time (../operations/sandboxes.ts,
+ * SpareSandboxes): each a copy of the demo data set's template `template`, in an organization of its own
+ * that nobody can reach until a `sandboxes.create` with `seed: true` takes it.
+ */
+export function sandboxSparesMigration(dialect: DialectName): Migration {
+  const text = dialect === "postgres" ? sql`text collate "C"` : sql`text`;
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await db.schema
+        .createTable("sandbox_spares")
+        .ifNotExists()
+        .addColumn("org_id", text, (c) => c.primaryKey())
+        .addColumn("template", text, (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex("sandbox_spares_template")
+        .ifNotExists()
+        .on("sandbox_spares")
+        .columns(["template", "org_id"])
+        .execute();
+    },
+  };
+}

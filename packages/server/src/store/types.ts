@@ -362,6 +362,16 @@ export interface SandboxQueries {
   /** The organization the demo data set is loaded into for copies, under `name`, if it was made. */
   template(name: string): Promise<string | undefined>;
   setTemplate(name: string, orgId: string): Promise<void>;
+  /** Keeps the organization `orgId`, a copy of the template `template`, as a spare seeded sandbox. */
+  addSpare(orgId: string, template: string): Promise<void>;
+  /** How many spares of the template `template` are kept. */
+  countSpares(template: string): Promise<number>;
+  /** The spares of templates other than `template` (an earlier release's data set), at most `limit`. */
+  staleSpares(template: string, limit: number): Promise<string[]>;
+  /** Takes a spare of `template`, if one is kept: its organization, renamed `name` and made active. */
+  takeSpare(template: string, name: string): Promise<Org | undefined>;
+  /** The first user of the organization `orgId`. */
+  firstUser(orgId: string): Promise<DevUser>;
   /** Copies everything of organization `from` into the empty organization `to`; answers the copy of its first user. */
   copyOrg(from: Org, to: Org): Promise<DevUser>;
   /** The planner's statistics after a bulk load, where a transaction may gather them (PostgreSQL). */

@@ -33,11 +33,14 @@ const executor = createExecutor({
   validateResponses: false,
   violations: [],
   sandboxes: sandboxServices(sandboxSettings),
+  // Busy while the main thread has writes sent here and not answered (spares wait for none).
+  busy: () => Atomics.load(inFlight, 0) > 0,
 });
 const callers = new CallerKeys<Authenticated>();
 
 port.on("message", async (message: WriteRequest | string) => {
   if (message === "close") {
+    await executor.close();
     await store.close();
     port.close();
     return;

@@ -326,3 +326,81 @@ describe.each(databases)("sandbox settings on %s", (database) => {
     expect((await server.call("POST", "/sandboxes.create", { body: {} })).status).toBe(201);
   });
 });
+
+describe.each(databases)("spare seeded sandboxes on %s", (database) => {
+  let server: TestServer;
+  const spares = async () => {
+    const rows = await server.store.listOrgs();
+    return rows.filter((org) => org.name === "Spare seeded sandbox" && org.status === "deactivated");
+  };
+  /** Waits (up to 60 s on a busy machine) until `count` spares are kept. */
+  const sparesReach = async (count: number) => {
+    const until = Date.now() + 60_000;
+    while ((await spares()).length !== count) {
+      if (Date.now() > until) throw new Error(`spares stayed at ${(await spares()).length}, not ${count}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  beforeAll(async () => {
+    server = await startTestServer(database, { sandboxSpares: 2 });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("keeps spares made ahead once a seeded sandbox was made, and a seeded create takes one", async () => {
+    expect(await spares()).toHaveLength(0);
+    // An empty sandbox asks for none; the first seeded one makes the template, then the spares follow.
+    expect((await server.post("/sandboxes.create", {})).status).toBe(201);
+    const first = await server.post("/sandboxes.create", { seed: true, name: "first" });
+    expect(first.status).toBe(201);
+    await sparesReach(2);
+    const kept = (await spares()).map((org) => org.id);
+    // A spare is no sandbox: not listed, and nobody's token reaches it.
+    const listed = await server.call("GET", "/sandboxes.list?limit=100");
+    expect(listed.body.sandboxes.map((s: { id: string }) => s.id)).not.toContain(kept[0]);
+    expect((await server.call("GET", `/sandboxes.get?id=${encodeURIComponent(kept[0] as string)}`)).status).toBe(
+      404,
+    );
+
+    const taken = await server.post("/sandboxes.create", { seed: true, name: "from a spare", ttl_seconds: 900 });
+    expect(taken.status).toBe(201);
+    const sandbox = taken.body.sandbox;
+    expect(kept).toContain(sandbox.id);
+    expect(sandbox).toMatchObject({ name: "from a spare", seeded: true });
+    const org = await server.store.getOrg(sandbox.id);
+    expect(org).toMatchObject({ name: "from a spare", status: "active" });
+    // It holds the same data set as a copy made at once, under its own ids, and its token works.
+    const works = await server.post("/works.export", { first: 5000 }, sandbox.token);
+    expect(works.body.works).toHaveLength(300);
+    const ofFirst = (await server.post("/works.export", { first: 1 }, first.body.sandbox.token)).body.works[0];
+    expect(works.body.works[0].display_id).toBe(ofFirst.display_id);
+    expect(works.body.works[0].id).toContain(`devo/${org?.number}:`);
+    const self = await server.call("GET", "/dev-users.self", { token: sandbox.token });
+    expect(self.body.dev_user.email).toBe(
+      (await server.call("GET", "/dev-users.self", { token: first.body.sandbox.token })).body.dev_user.email,
+    );
+    expect((await server.post("/tags.create", { name: "new in the spare" }, sandbox.token)).status).toBe(201);
+    // The one taken is made again while the server is idle.
+    await sparesReach(2);
+    expect((await spares()).map((o) => o.id)).not.toContain(sandbox.id);
+    // Deleting it deletes it like any sandbox.
+    expect((await server.post("/sandboxes.delete", { id: sandbox.id })).status).toBe(200);
+    expect(await server.store.getOrg(sandbox.id)).toBeUndefined();
+  });
+
+  it("gives every one of many seeded creates at once a sandbox of its own, spares or copies", async () => {
+    await sparesReach(2);
+    const made = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => server.post("/sandboxes.create", { seed: true, name: `burst ${i}` })),
+    );
+    for (const res of made) expect(res.status).toBe(201);
+    const ids = made.map((res) => res.body.sandbox.id);
+    expect(new Set(ids).size).toBe(5);
+    for (const res of made) {
+      const works = await server.post("/works.export", { first: 5000 }, res.body.sandbox.token);
+      expect(works.body.works).toHaveLength(300);
+    }
+    await sparesReach(2);
+  });
+});
