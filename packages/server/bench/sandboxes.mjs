@@ -2,8 +2,11 @@
 // on their own thread, as the server runs) and, when DATABASE_URL is set, on PostgreSQL (a schema of its own,
 // dropped at the end). The first seeded create also loads the demo data set once into the organization that
 // every later seeded sandbox is copied from: it is reported apart. Each sandbox is deleted after it is timed.
+// Then `--burst` seeded creates at once (a suite's files starting together), twice: right after the spares
+// were used up (each a copy made then), and once the server, idle, has made its spares again
+// (WORKAPI_SANDBOX_SPARES, as shipped); each burst's p99 (the slowest of them) and median.
 //
-//   pnpm --filter @workapi/server bench:sandboxes [--empty 30] [--seeded 10]
+//   pnpm --filter @workapi/server bench:sandboxes [--empty 30] [--seeded 10] [--burst 16]
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,9 +19,13 @@ import { bootstrap } from "../dist/server.js";
 import { dropPostgresSchema, openStore } from "../dist/store/open.js";
 
 const { values } = parseArgs({
-  options: { empty: { type: "string", default: "30" }, seeded: { type: "string", default: "10" } },
+  options: {
+    empty: { type: "string", default: "30" },
+    seeded: { type: "string", default: "10" },
+    burst: { type: "string", default: "16" },
+  },
 });
-const counts = { empty: Number(values.empty), seeded: Number(values.seeded) };
+const counts = { empty: Number(values.empty), seeded: Number(values.seeded), burst: Number(values.burst) };
 
 const median = (list) => {
   const sorted = [...list].sort((a, b) => a - b);
@@ -42,6 +49,8 @@ async function start(database) {
   const url = await app.fastify.listen({ port: 0, host: "127.0.0.1" });
   return {
     url,
+    store,
+    spares: config.sandboxSpares,
     token: first.issued.secret,
     async close() {
       await app.close();
@@ -61,6 +70,17 @@ async function call(server, path, body) {
   const answer = await response.json();
   if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer)}`);
   return answer;
+}
+
+/** Waits (at most a minute) until the server keeps `count` spare seeded sandboxes. */
+async function sparesKept(server, count) {
+  const until = Date.now() + 60_000;
+  const kept = async () =>
+    (await server.store.listOrgs()).filter((org) => org.name === "Spare seeded sandbox").length;
+  while ((await kept()) < count) {
+    if (Date.now() > until) throw new Error(`the server made ${await kept()} of its ${count} spares in a minute`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** Times one create (ms) and deletes the sandbox. */
@@ -84,7 +104,24 @@ for (const database of databases) {
     const template = await timedCreate(server, true);
     const seeded = [];
     for (let i = 0; i < counts.seeded; i++) seeded.push(await timedCreate(server, true));
-    rows.push({ database, empty, template, seeded });
+    const burst = async () => {
+      const times = await Promise.all(
+        Array.from({ length: counts.burst }, async () => {
+          const started = performance.now();
+          const { sandbox } = await call(server, "/sandboxes.create", { seed: true });
+          return { ms: performance.now() - started, id: sandbox.id };
+        }),
+      );
+      for (const { id } of times) await call(server, "/sandboxes.delete", { id });
+      return times.map((t) => t.ms);
+    };
+    // The spares are used up, then the burst finds none: every sandbox is a copy made then.
+    await sparesKept(server, server.spares);
+    await Promise.all(Array.from({ length: server.spares }, () => call(server, "/sandboxes.create", { seed: true })));
+    const copies = await burst();
+    await sparesKept(server, server.spares);
+    const fromSpares = await burst();
+    rows.push({ database, empty, template, seeded, copies, fromSpares });
   } finally {
     await server.close();
   }
@@ -101,5 +138,13 @@ for (const row of rows) {
         30,
       ) +
       ` | ${ms(row.template)}`,
+  );
+}
+const p99 = (list) => [...list].sort((a, b) => a - b)[Math.ceil(list.length * 0.99) - 1];
+console.log(`\n${counts.burst} seeded creates at once (goal: p99 <= 1 s)`);
+console.log("database  | no spare left: p99 (median) | spares ready: p99 (median)");
+for (const row of rows) {
+  console.log(
+    `${row.database.padEnd(9)} | ${`${ms(p99(row.copies))} (${ms(median(row.copies))})`.padEnd(27)} | ${ms(p99(row.fromSpares))} (${ms(median(row.fromSpares))})`,
   );
 }

@@ -36,8 +36,8 @@ export interface ExecutorOptions {
   /** The answers of reads kept while what they read is unchanged (./answers.ts); none: every read runs. */
   answers?: AnswerCache;
   /**
-   * Whether requests are being served where this executor runs writes (the write thread counts those sent
-   * to it); none: whether this executor is running any. Spare sandboxes are made only while none is.
+   * Whether writes are being served where this executor runs them (the write thread counts those sent to
+   * it); none: whether this executor is running any. Spare sandboxes are made only while none is.
    */
   busy?: () => boolean;
 }
@@ -66,11 +66,12 @@ export interface Executor {
 export function createExecutor(options: ExecutorOptions): Executor {
   const { store, writeThread, validateResponses, violations, answers } = options;
   const handlers = handlerTable(options.handlers);
-  let running = 0;
+  /** The writes this executor is running (or has sent to the write thread) and has not answered. */
+  let writing = 0;
   // Spares are kept by whichever executor runs writes on its own store: this one unless a write thread does.
   const spares = writeThread
     ? undefined
-    : options.sandboxes.keepSpares?.(store, options.busy ?? (() => running > 0));
+    : options.sandboxes.keepSpares?.(store, options.busy ?? (() => writing > 0));
   const sandboxes = spares ? { ...options.sandboxes, spares } : options.sandboxes;
   const checked = async (operation: Operation, answer: unknown) => {
     // Checked whole, then sent whole (development and tests only: production sends chunks as they come).
@@ -103,35 +104,30 @@ export function createExecutor(options: ExecutorOptions): Executor {
   const executor: Executor = {
     has: (name) => handlers.has(name),
     async run(operation, caller, facts, arrived) {
-      running++;
+      if (operation.safe) return checked(operation, await here(operation, caller, facts, arrived));
+      writing++;
       try {
-        const output =
-          writeThread && !operation.safe
-            ? await writeThread.run(operation, caller, facts, arrived)
-            : await here(operation, caller, facts, arrived);
+        const output = writeThread
+          ? await writeThread.run(operation, caller, facts, arrived)
+          : await here(operation, caller, facts, arrived);
         return await checked(operation, output);
       } finally {
-        running--;
+        writing--;
       }
     },
     async read(operation, caller, facts, query, committed) {
       if (!answers || !operation.safe) return executor.run(operation, caller, facts, { query });
-      running++;
-      try {
-        const key = answers.key(operation, caller, facts, query);
-        const at = committed ?? (await answers.committed());
-        const kept = answers.get(key, at);
-        if (kept) return kept;
-        const input = inputOf(operation, { query });
-        return await answers.through(
-          key,
-          store,
-          async (reading) => checked(operation, await handle(reading, operation, caller, facts, input)),
-          at,
-        );
-      } finally {
-        running--;
-      }
+      const key = answers.key(operation, caller, facts, query);
+      const at = committed ?? (await answers.committed());
+      const kept = answers.get(key, at);
+      if (kept) return kept;
+      const input = inputOf(operation, { query });
+      return answers.through(
+        key,
+        store,
+        async (reading) => checked(operation, await handle(reading, operation, caller, facts, input)),
+        at,
+      );
     },
     close: async () => {
       await spares?.close();

@@ -25,7 +25,7 @@ export interface SandboxServices {
   seedDemo: DemoSeeder;
   /**
    * Makes the keeper of spares for the root store `store` of the thread that runs writes; `busy` says whether
-   * any request is being served there (spares are made only while none is). Called by the executor.
+   * any write is being served there (spares are made only while none is). Called by the executor.
    */
   keepSpares?: (store: Store, busy: () => boolean) => SpareKeeper;
   /** The keeper of this thread's spares, once the executor has made it. */

@@ -168,8 +168,8 @@ const IDLE_POLL_MS = 25;
  * demo data set writes some 1,100 records under ten indexes (about 30 ms on a SQLite file and 150 ms of
  * PostgreSQL's work), and sixteen at once took 2.5 s on PostgreSQL on two cores. Once this release's
  * template exists (the first seeded create made it), each seeded create asks the keeper for more, and it
- * makes them one transaction each, up to WORKAPI_SANDBOX_SPARES, only while the thread that runs writes
- * serves no request (`busy`): spares never compete with the requests they are for. A spare is an
+ * makes them one transaction each, up to WORKAPI_SANDBOX_SPARES, only while no write is being served
+ * (`busy`): a spare never makes a suite's write wait behind it, and no write waits behind more than one. A spare is an
  * organization like a sandbox's, deactivated, with no sandbox row and no usable token (a copy's tokens
  * authenticate nobody), listed in `sandbox_spares` under its template's name; `sandboxes.create` takes one
  * in its own transaction. Every process keeps them under one lock ("sandbox-spares"), so the number kept
