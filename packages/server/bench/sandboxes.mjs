@@ -78,7 +78,8 @@ async function sparesKept(server, count) {
   const kept = async () =>
     (await server.store.listOrgs()).filter((org) => org.name === "Spare seeded sandbox").length;
   while ((await kept()) < count) {
-    if (Date.now() > until) throw new Error(`the server made ${await kept()} of its ${count} spares in a minute`);
+    if (Date.now() > until)
+      throw new Error(`the server made ${await kept()} of its ${count} spares in a minute`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -117,7 +118,9 @@ for (const database of databases) {
     };
     // The spares are used up, then the burst finds none: every sandbox is a copy made then.
     await sparesKept(server, server.spares);
-    await Promise.all(Array.from({ length: server.spares }, () => call(server, "/sandboxes.create", { seed: true })));
+    await Promise.all(
+      Array.from({ length: server.spares }, () => call(server, "/sandboxes.create", { seed: true })),
+    );
     const copies = await burst();
     await sparesKept(server, server.spares);
     const fromSpares = await burst();

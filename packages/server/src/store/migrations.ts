@@ -4,7 +4,7 @@
 import { type Kysely, type Migration, type MigrationProvider, type RawBuilder, sql } from "kysely";
 import type { DialectName } from "./dialect.js";
 import { postgresChanges, postgresChangesAtCommit } from "./postgres-changes.js";
-import { sandboxSparesMigration, sandboxesMigration } from "./sandbox-migration.js";
+import { sandboxesMigration, sandboxSparesMigration } from "./sandbox-migration.js";
 import type { DB } from "./tables.js";
 
 export type { DialectName };

@@ -229,7 +229,11 @@ export class SandboxStore implements SandboxQueries {
     const orgId = rows[0]?.org_id;
     if (orgId === undefined) return undefined;
     const created_date = now();
-    await db.updateTable("orgs").set({ name, status: "active", created_date }).where("id", "=", orgId).execute();
+    await db
+      .updateTable("orgs")
+      .set({ name, status: "active", created_date })
+      .where("id", "=", orgId)
+      .execute();
     const org = await db.selectFrom("orgs").selectAll().where("id", "=", orgId).executeTakeFirstOrThrow();
     return toOrg(org);
   }

@@ -359,11 +359,15 @@ describe.each(databases)("spare seeded sandboxes on %s", (database) => {
     // A spare is no sandbox: not listed, and nobody's token reaches it.
     const listed = await server.call("GET", "/sandboxes.list?limit=100");
     expect(listed.body.sandboxes.map((s: { id: string }) => s.id)).not.toContain(kept[0]);
-    expect((await server.call("GET", `/sandboxes.get?id=${encodeURIComponent(kept[0] as string)}`)).status).toBe(
-      404,
-    );
+    expect(
+      (await server.call("GET", `/sandboxes.get?id=${encodeURIComponent(kept[0] as string)}`)).status,
+    ).toBe(404);
 
-    const taken = await server.post("/sandboxes.create", { seed: true, name: "from a spare", ttl_seconds: 900 });
+    const taken = await server.post("/sandboxes.create", {
+      seed: true,
+      name: "from a spare",
+      ttl_seconds: 900,
+    });
     expect(taken.status).toBe(201);
     const sandbox = taken.body.sandbox;
     expect(kept).toContain(sandbox.id);
@@ -373,7 +377,8 @@ describe.each(databases)("spare seeded sandboxes on %s", (database) => {
     // It holds the same data set as a copy made at once, under its own ids, and its token works.
     const works = await server.post("/works.export", { first: 5000 }, sandbox.token);
     expect(works.body.works).toHaveLength(300);
-    const ofFirst = (await server.post("/works.export", { first: 1 }, first.body.sandbox.token)).body.works[0];
+    const ofFirst = (await server.post("/works.export", { first: 1 }, first.body.sandbox.token)).body
+      .works[0];
     expect(works.body.works[0].display_id).toBe(ofFirst.display_id);
     expect(works.body.works[0].id).toContain(`devo/${org?.number}:`);
     const self = await server.call("GET", "/dev-users.self", { token: sandbox.token });
@@ -392,7 +397,9 @@ describe.each(databases)("spare seeded sandboxes on %s", (database) => {
   it("gives every one of many seeded creates at once a sandbox of its own, spares or copies", async () => {
     await sparesReach(2);
     const made = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => server.post("/sandboxes.create", { seed: true, name: `burst ${i}` })),
+      Array.from({ length: 5 }, (_, i) =>
+        server.post("/sandboxes.create", { seed: true, name: `burst ${i}` }),
+      ),
     );
     for (const res of made) expect(res.status).toBe(201);
     const ids = made.map((res) => res.body.sandbox.id);
