@@ -241,6 +241,21 @@ try {
         headers: { ...auth, ...json },
         body: createBody,
       },
+      ...(ourPg
+        ? {
+            PostgreSQL: {
+              url: `${ourPg.url}/works.create`,
+              method: "POST",
+              headers: { ...pgAuth, ...json },
+              body: JSON.stringify({
+                type: "issue",
+                title: "Benchmark work",
+                applies_to_part: (await getJson(`${ourPg.url}/parts.list?limit=1`, pgAuth)).parts[0].id,
+                owned_by: [(await getJson(`${ourPg.url}/dev-users.list?limit=1`, pgAuth)).dev_users[0].id],
+              }),
+            },
+          }
+        : {}),
     },
   };
   for (const [scenario, peers] of Object.entries(targets)) {
@@ -279,6 +294,16 @@ try {
     ]);
     record("reads with a writer", withWriter);
     record("the writer", writer);
+    if (ourPg) {
+      const pgReads = targets["works.get"].PostgreSQL;
+      record("reads alone PostgreSQL", await load(pgReads));
+      const [pgWithWriter, pgWriter] = await Promise.all([
+        load(pgReads),
+        load({ ...targets["works.create"].PostgreSQL, label: "writer PostgreSQL" }, { connections: 1 }),
+      ]);
+      record("reads with a writer PostgreSQL", pgWithWriter);
+      record("the writer PostgreSQL", pgWriter);
+    }
   }
   const rps = (key) => median(figures[key].map((f) => f.rps));
   // The load generator's CPU as a share of one core over its load: near 100% it, not the server, set the pace.
@@ -432,6 +457,15 @@ try {
       0.8,
       { higher: true },
     );
+    row(
+      "works.create PostgreSQL (req/s)",
+      rps("works.create PostgreSQL"),
+      "req/s",
+      "Prism",
+      rps("works.create Prism"),
+      2,
+      { higher: true },
+    );
   }
   for (const args of scaleOut) row(...args);
   row("works.export 5,000 (ms)", exportMs, "ms", "JSON.stringify", stringifyMs, 1.5);
@@ -445,6 +479,17 @@ try {
     0.8,
     { higher: true },
   );
+  if (ourPg) {
+    row(
+      `${get} with a writer, PostgreSQL (req/s)`,
+      rps("reads with a writer PostgreSQL"),
+      "req/s",
+      "reads alone",
+      rps("reads alone PostgreSQL"),
+      0.8,
+      { higher: true },
+    );
+  }
   row("cold start to first 200 (ms)", median(cold.workapi), "ms", "bare Fastify", median(cold.bare), 500, {
     ratio: median(cold.workapi) / median(cold.bare),
   });
