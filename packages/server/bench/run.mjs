@@ -285,24 +285,19 @@ try {
         record(`${scenario} ${peer}`, await load(target));
       }
     }
-    // Reads alone, then the same reads while one writer keeps creating work items.
-    const reads = targets["works.get"].workapi;
-    record("reads alone", await load(reads));
-    const [withWriter, writer] = await Promise.all([
-      load(reads),
-      load({ ...targets["works.create"].workapi, label: "writer" }, { connections: 1 }),
-    ]);
-    record("reads with a writer", withWriter);
-    record("the writer", writer);
-    if (ourPg) {
-      const pgReads = targets["works.get"].PostgreSQL;
-      record("reads alone PostgreSQL", await load(pgReads));
-      const [pgWithWriter, pgWriter] = await Promise.all([
-        load(pgReads),
-        load({ ...targets["works.create"].PostgreSQL, label: "writer PostgreSQL" }, { connections: 1 }),
+    // Reads alone, then the same reads while one writer keeps creating work items (on each database).
+    const besideWriter = async (reads, writes, suffix) => {
+      record(`reads alone${suffix}`, await load(reads));
+      const [withWriter, writer] = await Promise.all([
+        load(reads),
+        load({ ...writes, label: `writer${suffix}` }, { connections: 1 }),
       ]);
-      record("reads with a writer PostgreSQL", pgWithWriter);
-      record("the writer PostgreSQL", pgWriter);
+      record(`reads with a writer${suffix}`, withWriter);
+      record(`the writer${suffix}`, writer);
+    };
+    await besideWriter(targets["works.get"].workapi, targets["works.create"].workapi, "");
+    if (ourPg) {
+      await besideWriter(targets["works.get"].PostgreSQL, targets["works.create"].PostgreSQL, " PostgreSQL");
     }
   }
   const rps = (key) => median(figures[key].map((f) => f.rps));

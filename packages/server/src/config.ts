@@ -91,34 +91,19 @@ export const DEFAULTS = Object.fromEntries(
 ) as { [K in keyof Rows as Rows[K]["default"] extends undefined ? never : K]: Rows[K]["default"] };
 
 /** The settings given to the sandboxes' operations and routes. */
-export type SandboxSettings = Pick<
-  ServerConfig,
-  | "maxSandboxes"
-  | "sandboxTtlSeconds"
-  | "sandboxMaxDelayMs"
-  | "sandboxJournalMax"
-  | "sandboxSweepSeconds"
-  | "sandboxSpares"
->;
+const SANDBOX_SETTINGS = [
+  "maxSandboxes",
+  "sandboxTtlSeconds",
+  "sandboxMaxDelayMs",
+  "sandboxJournalMax",
+  "sandboxSweepSeconds",
+  "sandboxSpares",
+] as const satisfies ReadonlyArray<keyof ServerConfig>;
+export type SandboxSettings = Pick<ServerConfig, (typeof SANDBOX_SETTINGS)[number]>;
 
 /** The sandboxes' settings of `config`, on their own (sent to the write thread). */
 export function sandboxSettingsOf(config: SandboxSettings): SandboxSettings {
-  const {
-    maxSandboxes,
-    sandboxTtlSeconds,
-    sandboxMaxDelayMs,
-    sandboxJournalMax,
-    sandboxSweepSeconds,
-    sandboxSpares,
-  } = config;
-  return {
-    maxSandboxes,
-    sandboxTtlSeconds,
-    sandboxMaxDelayMs,
-    sandboxJournalMax,
-    sandboxSweepSeconds,
-    sandboxSpares,
-  };
+  return Object.fromEntries(SANDBOX_SETTINGS.map((key) => [key, config[key]])) as SandboxSettings;
 }
 
 /** The configuration `env` gives (each setting read by its row of the table), with `overrides` over it. */
