@@ -9,11 +9,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { operationsOf } from "@workapi/spec";
 import { GENERATED_NOTICE } from "@workapi/spec/generated-notice";
+import { compileChecks, startChecksThread } from "./checks-client.mjs";
 import { operationHistory } from "./docs-changes.mjs";
 import { consoleData } from "./docs-console-data.mjs";
 import { pageBody } from "./docs-html.mjs";
 import { docsDocument } from "./docs-page.mjs";
 import { escapeHtml } from "./docs-schema-html.mjs";
+import { requestSchemas } from "./request-schemas.mjs";
 
 const DOCS_FILE = "packages/docs/index.html";
 const CONSOLE_FILE = "packages/docs/console.js";
@@ -66,11 +68,17 @@ export async function renderDocs(root, doc, variables) {
 /** What this process made last (`pnpm dev` renders the page on every save): the page's script and the checks. */
 const made = { script: undefined, checks: undefined };
 
-/** The page's script: the same for every contract, so made once a process. */
-async function cachedPageScript() {
+/** The page's script: the same for every contract, so made once a process (esbuild makes it in its process). */
+function cachedPageScript() {
   // Loaded here: esbuild is most of this module's load, which a cached page never needs.
-  const { pageScript } = await import("./page-script.mjs");
-  made.script ??= await pageScript();
+  if (!made.script) {
+    const script = import("./page-script.mjs").then(({ pageScript }) => pageScript());
+    made.script = script;
+    // A failed build is not kept for the next run.
+    script.catch(() => {
+      if (made.script === script) made.script = undefined;
+    });
+  }
   return made.script;
 }
 
@@ -81,25 +89,39 @@ async function cachedPageScript() {
  * description) reuses the last ones instead of compiling and bundling them again.
  */
 export async function renderConsole(doc) {
+  // Started first: the checks are compiled on a thread of their own (./checks-client.mjs) while the data is made.
+  const checks = consoleChecks(doc);
   const operations = operationsOf(doc).map(({ path, method, operation }) => ({
     path,
     method,
     raw: operation,
   }));
   const data = JSON.stringify(JSON.stringify(consoleData(doc, operations)));
-  // Loaded here: Ajv's compiler and esbuild, which a cached page never needs.
-  const { requestSchemas, requestValidatorModules } = await import("./request-validators.mjs");
-  const key = JSON.stringify([requestSchemas(doc), doc.components]);
-  if (made.checks?.key !== key) {
-    const { checksScript } = await import("./page-script.mjs");
-    made.checks = { key, script: await checksScript(requestValidatorModules(doc)) };
-  }
   return [
     `/* ${GENERATED_NOTICE} */`,
     `globalThis.workapiConsole = { data: JSON.parse(${data}) };`,
-    made.checks.script,
+    await checks,
     "",
   ].join("\n");
+}
+
+/** console.js's request checks for `doc`: the last ones while its request schemas and components are the same. */
+function consoleChecks(doc) {
+  const schemas = requestSchemas(doc);
+  const key = JSON.stringify([schemas, doc.components]);
+  if (made.checks?.key !== key) {
+    const script = compileChecks(doc.components, schemas).then(async (modules) => {
+      // Loaded here: esbuild, which a cached page never needs.
+      const { checksScript } = await import("./page-script.mjs");
+      return checksScript(modules);
+    });
+    made.checks = { key, script };
+    // A failed compile is not kept for the next run.
+    script.catch(() => {
+      if (made.checks?.script === script) made.checks = undefined;
+    });
+  }
+  return made.checks.script;
 }
 
 export const docsGenerator = {
@@ -119,13 +141,17 @@ export const docsGenerator = {
     "packages/spec/CONTRACT-CHANGES.md",
     ".changeset",
   ],
+  // The bundle is being made anew: the page will be too, so its script is bundled (by esbuild, in its own
+  // process) and the thread that compiles the request checks starts loading Ajv meanwhile.
+  prepare() {
+    startChecksThread();
+    cachedPageScript().catch(() => {}); // its failure is the generator's, when it awaits the script
+  },
   async generate({ root, inputs }) {
     const { doc, sampleVariables } = inputs.bundle;
-    return {
-      files: {
-        [DOCS_FILE]: await renderDocs(root, doc, sampleVariables),
-        [CONSOLE_FILE]: await renderConsole(doc),
-      },
-    };
+    // console.js first: its checks are compiled on their thread while the page is rendered here.
+    const consoleScript = renderConsole(doc);
+    const page = await renderDocs(root, doc, sampleVariables);
+    return { files: { [DOCS_FILE]: page, [CONSOLE_FILE]: await consoleScript } };
   },
 };
