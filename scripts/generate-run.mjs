@@ -24,10 +24,16 @@ function checkOutputs(generator, files) {
  * [{ generator, files, cached, ms }] in their order, `files` being { path: contents }. `cache: false` runs
  * every generator.
  *
- * A generator may answer `files` as a function: it is called once the generators reading its value have
- * started (the bundle's YAML, which none of them reads, is written out while they run on their threads).
+ * A generator may answer `files` as a function (answering them or a promise of them): it is called once the
+ * generators reading its value have started (the bundle's YAML, which none of them reads, is written out while they run on their threads).
+ * `onProduced(entry)` is called as each generator's entry is made (before the others finish: `pnpm dev` writes
+ * the docs page and reloads it then).
  */
-export async function produce(root, work, { generators = allGenerators, cache = true } = {}) {
+export async function produce(
+  root,
+  work,
+  { generators = allGenerators, cache = true, onProduced = () => {} } = {},
+) {
   /** Each generator's value (what its readers await) and its whole result, by name. */
   const runs = new Map();
   for (const generator of generators) {
@@ -49,7 +55,9 @@ export async function produce(root, work, { generators = allGenerators, cache = 
       const kept = cached(root, generator, key);
       if (kept) {
         answer.resolve(kept.value);
-        return { ...kept, cached: true, ms: performance.now() - started };
+        const entry = { generator, ...kept, cached: true, ms: performance.now() - started };
+        onProduced(entry);
+        return entry;
       }
       // Those reading this one will most likely run too: they may get ready meanwhile (load what they use).
       for (const reader of generators) if (reader.inputs.includes(generator.name)) reader.prepare?.();
@@ -59,18 +67,19 @@ export async function produce(root, work, { generators = allGenerators, cache = 
       if (typeof files === "function") {
         // After the readers' first steps (they run on the resolved value's continuations, then setImmediate).
         await new Promise((resolve) => setImmediate(resolve));
-        files = files();
+        files = await files();
       }
       checkOutputs(generator, files);
+      const entry = { generator, files, value: result.value, cached: false, ms: performance.now() - started };
+      onProduced(entry);
       keep(root, generator, key, { files, value: result.value });
-      return { files, value: result.value, cached: false, ms: performance.now() - started };
+      return entry;
     };
     const result = run();
     result.catch((error) => answer.reject(error));
     runs.set(generator.name, { value, result });
   }
-  const results = await Promise.all(generators.map((generator) => runs.get(generator.name).result));
-  return generators.map((generator, at) => ({ generator, ...results[at] }));
+  return Promise.all(generators.map((generator) => runs.get(generator.name).result));
 }
 
 /** The paths among `files` whose copy in `root` differs from the contents given. */

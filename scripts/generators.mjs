@@ -9,8 +9,8 @@
 //   - generate({ root, work, inputs }): answers (or resolves to) { files, value }, `files` being
 //     { path: contents } for exactly its outputs and `value` what the generators that name it receive in
 //     `inputs`. `root` is the repository, `work` a temporary folder removed after the run. `files` may be a
-//     function answering them, called once the generators reading `value` have started (work none of them
-//     waits for).
+//     function answering them (or a promise of them), called once the generators reading `value` have
+//     started (work none of them waits for).
 //   - prepare() (optional): called when a generator it reads runs, to load what it will need meanwhile.
 import { clientGenerator } from "@workapi/client/generator";
 import { ruleIndexGenerator } from "@workapi/contract-diff/generator";

@@ -15,11 +15,21 @@ const scriptJson = (value) => JSON.stringify(value).replaceAll("<", "\\u003c");
  * console.js beside it (the console's data and checks, which the page loads when a console opens: served here
  * from the same generation as the page, not by the reference server from its package), `state()` the dev state
  * ({ version, ... }), `api` the reference server's URL, `ready()` a promise that holds while it restarts (a call
- * waits for it rather than failing) and `token` its admin token. Answers { url, changed(),
- * close() }: changed() sends the state to every open page.
+ * waits for it rather than failing) and `token` its admin token. Answers { url, changed(), reached(),
+ * close() }: changed() sends the state to every open page; reached("painted", version, timeout) resolves
+ * once an open page has painted `version` of the page after reloading (./live.js tells), at once when no page
+ * is open, and after `timeout` ms at the latest. `pnpm dev` holds back the rest of a save's work until then, so that the page, what the author
+ * looks at, gets the machine first.
  */
 export async function pageServer({ port, page, consoleScript, state, api, ready, token }) {
   const clients = new Set();
+  /** The last version each step was reached with, and who waits for one. */
+  const last = { painted: -1 };
+  const waiters = new Set();
+  const reach = (step, version) => {
+    last[step] = Math.max(last[step], version);
+    for (const waiter of waiters) if (waiter.step === step && waiter.version <= last[step]) waiter.resolve();
+  };
   const send = (response) => response.write(`event: state\ndata: ${JSON.stringify(state())}\n\n`);
   const server = createServer((request, response) => {
     const path = request.url.split("?")[0];
@@ -44,6 +54,9 @@ export async function pageServer({ port, page, consoleScript, state, api, ready,
       clients.add(response);
       send(response);
       request.on("close", () => clients.delete(response));
+    } else if (path === "/__dev/shown" && request.method === "POST") {
+      reach("painted", Number(new URL(request.url, "http://dev").searchParams.get("version")));
+      response.writeHead(204).end();
     } else if (path === "/__dev/state") {
       response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(state()));
     } else {
@@ -68,6 +81,22 @@ export async function pageServer({ port, page, consoleScript, state, api, ready,
     url: `http://127.0.0.1:${server.address().port}`,
     changed: () => {
       for (const client of clients) send(client);
+    },
+    reached: (step, version, timeout) => {
+      if (clients.size === 0 || last[step] >= version) return Promise.resolve();
+      return new Promise((resolve) => {
+        const waiter = {
+          step,
+          version,
+          resolve: () => {
+            clearTimeout(timer);
+            waiters.delete(waiter);
+            resolve();
+          },
+        };
+        const timer = setTimeout(waiter.resolve, timeout);
+        waiters.add(waiter);
+      });
     },
     close: () => {
       for (const client of clients) client.end();

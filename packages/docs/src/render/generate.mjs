@@ -15,7 +15,7 @@ import { consoleData } from "./docs-console-data.mjs";
 import { pageBody } from "./docs-html.mjs";
 import { docsDocument } from "./docs-page.mjs";
 import { escapeHtml } from "./docs-schema-html.mjs";
-import { requestSchemas } from "./request-schemas.mjs";
+import { checkedSchemas } from "./request-schemas.mjs";
 
 const DOCS_FILE = "packages/docs/index.html";
 const CONSOLE_FILE = "packages/docs/console.js";
@@ -105,12 +105,15 @@ export async function renderConsole(doc) {
   ].join("\n");
 }
 
-/** console.js's request checks for `doc`: the last ones while its request schemas and components are the same. */
+/**
+ * console.js's request checks for `doc`: the last ones while what they are compiled from (the request schemas
+ * and named schemas, annotations left out: ./request-schemas.mjs) is the same.
+ */
 function consoleChecks(doc) {
-  const schemas = requestSchemas(doc);
-  const key = JSON.stringify([schemas, doc.components]);
+  const { components, schemas } = checkedSchemas(doc);
+  const key = JSON.stringify([schemas, components]);
   if (made.checks?.key !== key) {
-    const script = compileChecks(doc.components, schemas).then(async (modules) => {
+    const script = compileChecks(components, schemas).then(async (modules) => {
       // Loaded here: esbuild, which a cached page never needs.
       const { checksScript } = await import("./page-script.mjs");
       return checksScript(modules);
