@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// `pnpm dev`: the contract author's loop. Watches spec/ and, on every save:
+// `pnpm dev`: the contract author's loop. Watches spec/ (and redocly.yaml) and, on every save:
 //   - regenerates the bundle, the types, the client's operations and the docs page in this one process (the
 //     generators' modules stay loaded; unchanged generators are skipped by their cache and unchanged files are
-//     not written), printing what it rewrote;
+//     not written), the page first, printing what it rewrote;
 //   - serves the docs page at http://127.0.0.1:<port>/docs, which reloads itself in every open tab, keeping the
 //     reader's place (./dev/live.js), and passes every other request to the reference server;
 //   - restarts the reference server on the new bundle (SQLite in .workapi-dev/, seeded on its first start);
-//   - lints the contract (Redocly) and reviews it against the base (workapi-contract-diff), in the terminal
-//     and in a panel on the page;
+//   - lints the contract (Redocly) and reviews it against the base (workapi-contract-diff), in a process of
+//     its own (./dev/check-process.mjs), and shows both in the terminal and in a panel on the page;
 //   - survives a broken save: the YAML error or unresolved $ref is shown (file, line, message), the last good
 //     outputs stay served, the next good save recovers.
 //
@@ -21,7 +21,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { clientGenerator } from "@workapi/client/generator";
-import { docsGenerator } from "@workapi/docs/generator";
+import { consoleGenerator, docsGenerator } from "@workapi/docs/generator";
 import { bundleGenerator } from "@workapi/spec/generator";
 import { typesGenerator } from "@workapi/types/generator";
 import { apiServer, devToken } from "./dev/api-server.mjs";
@@ -43,7 +43,7 @@ const DOCS_FILE = "packages/docs/index.html";
 const CONSOLE_FILE = "packages/docs/console.js";
 const SPEC_DIR = join(root, "packages", "spec");
 // The docs page before the types: each reader of the bundle starts, in this order, as soon as it is made.
-const generators = [bundleGenerator, docsGenerator, typesGenerator, clientGenerator];
+const generators = [bundleGenerator, docsGenerator, consoleGenerator, typesGenerator, clientGenerator];
 
 // A scratch root gets the few files the generators read beside spec/ from this repository.
 if (root !== repo) {
@@ -61,8 +61,12 @@ const page = () =>
   existsSync(join(root, DOCS_FILE))
     ? readFileSync(join(root, DOCS_FILE), "utf8")
     : "<html><body></body></html>";
+/** Resolves once console.js is that of the page served: it is made after the page, and a request waits. */
+let consoleMade = Promise.resolve();
 const consoleScript = () =>
-  existsSync(join(root, CONSOLE_FILE)) ? readFileSync(join(root, CONSOLE_FILE), "utf8") : "";
+  consoleMade.then(() =>
+    existsSync(join(root, CONSOLE_FILE)) ? readFileSync(join(root, CONSOLE_FILE), "utf8") : "",
+  );
 const token = devToken(devDir);
 const api = apiServer({ repo, devDir, specDir: SPEC_DIR, port: Number(args["api-port"]), token, log });
 /** The reference server's restarts under way (./dev/api-server.mjs), one after the other; none: undefined. */
@@ -163,10 +167,22 @@ async function regenerate({ cache = true } = {}) {
   });
   const painting = () => paged.then((steps) => steps.painting);
   const painted = () => paged.then((steps) => steps.painted);
+  let consoleDone;
+  consoleMade = new Promise((resolve) => {
+    consoleDone = resolve;
+  });
   const onProduced = (entry) => {
     const paths = write(root, [entry]);
     written.push(...paths);
     if (paths.length) log(`rewrote ${paths.join(", ")} in ${elapsed()} ms`);
+    if (entry.generator.name === consoleGenerator.name) {
+      consoleDone();
+      // console.js changed while the page did not: the open pages reload for it all the same.
+      if (paths.length && !written.includes(DOCS_FILE)) {
+        state.version += 1;
+        pages.changed();
+      }
+    }
     if (entry.generator.name === docsGenerator.name) {
       state.broken = undefined;
       if (paths.length) {
@@ -182,9 +198,9 @@ async function regenerate({ cache = true } = {}) {
     }
     if (paths.some((path) => path.startsWith("packages/spec/openapi"))) painted().then(restartServer);
   };
-  // The docs generator as it is; the others wait for the page to paint (afterPage).
+  // The page's generators as they are; the others wait for the page to paint (afterPage).
   const afterPage = (generator) =>
-    generator === docsGenerator
+    generator === docsGenerator || generator === consoleGenerator
       ? generator
       : generator === bundleGenerator
         ? {
@@ -204,8 +220,9 @@ async function regenerate({ cache = true } = {}) {
   try {
     await produce(root, work, { generators: generators.map(afterPage), cache, onProduced });
   } catch (error) {
-    // The docs generator never answered: nothing waits for the page.
+    // The docs generators may never have answered: nothing waits for the page or console.js.
     pageDone({ painting: Promise.resolve(), painted: Promise.resolve() });
+    consoleDone();
     throw error;
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -14,7 +14,7 @@
 //   - prepare() (optional): called when a generator it reads runs, to load what it will need meanwhile.
 import { clientGenerator } from "@workapi/client/generator";
 import { ruleIndexGenerator } from "@workapi/contract-diff/generator";
-import { docsGenerator } from "@workapi/docs/generator";
+import { consoleGenerator, docsGenerator } from "@workapi/docs/generator";
 import { serverGenerator, settingsGenerator } from "@workapi/server/generator";
 import { bundleGenerator } from "@workapi/spec/generator";
 import { typesGenerator } from "@workapi/types/generator";
@@ -22,6 +22,8 @@ import { typesGenerator } from "@workapi/types/generator";
 export const generators = [
   bundleGenerator,
   typesGenerator,
+  // Before the page: its request checks, compiled on a thread, take longest after the bundle.
+  consoleGenerator,
   docsGenerator,
   clientGenerator,
   serverGenerator,

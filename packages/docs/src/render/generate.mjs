@@ -3,8 +3,9 @@
 // operation (docs-changes.mjs), the reader's copy of the descriptions (docs-page.mjs: the scope line, the code
 // samples' variables, the changelog), a favicon (packages/docs/favicon.svg), and the page's one script and style
 // (src/console/): the console, the search over the page's HTML, the sandbox button, the copy buttons, the theme
-// switch. Beside it, packages/docs/console.js: the console's data and request checks, which the page loads when a
-// console is first opened (src/console/data.js says why). It loads nothing from any other host.
+// switch. Beside it, packages/docs/console.js (a generator of its own): the console's data and request checks,
+// which the page loads when a console is first opened (src/console/data.js says why). It loads nothing from any
+// other host.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { operationsOf } from "@workapi/spec";
@@ -127,34 +128,53 @@ function consoleChecks(doc) {
   return made.checks.script;
 }
 
+/**
+ * What the page and console.js are made from besides the bundle (their code, the console, the favicon, the
+ * changelogs, and the @workapi/spec helpers they read the contract with): the cache of
+ * scripts/generate-cache.mjs keys on them.
+ */
+const READS = [
+  "packages/docs/src",
+  FAVICON_FILE,
+  "packages/spec/index.js",
+  "packages/spec/validator-options.js",
+  "packages/spec/validators.js",
+  "packages/spec/scripts",
+  "packages/spec/CONTRACT-CHANGES.md",
+  ".changeset",
+];
+
+/**
+ * console.js, a generator of its own: the page does not wait for its request checks (Ajv's compile, about a
+ * second, on a thread of its own), so `pnpm dev` reloads the page while they are made (and holds a request
+ * for console.js until they are).
+ */
+export const consoleGenerator = {
+  name: "docs console",
+  inputs: ["bundle"],
+  outputs: [CONSOLE_FILE],
+  reads: READS,
+  // The bundle is being made anew: the checks' thread starts loading Ajv meanwhile.
+  prepare() {
+    startChecksThread();
+  },
+  async generate({ inputs }) {
+    return { files: { [CONSOLE_FILE]: await renderConsole(inputs.bundle.doc) } };
+  },
+};
+
 export const docsGenerator = {
   name: "docs",
   inputs: ["bundle"],
-  outputs: [DOCS_FILE, CONSOLE_FILE],
-  // The page and console.js are the bundle's with these files (their code, the console, the favicon, the
-  // changelogs) and the @workapi/spec helpers they read the contract with: the cache of
-  // scripts/generate-cache.mjs keys on them.
-  reads: [
-    "packages/docs/src",
-    FAVICON_FILE,
-    "packages/spec/index.js",
-    "packages/spec/validator-options.js",
-    "packages/spec/validators.js",
-    "packages/spec/scripts",
-    "packages/spec/CONTRACT-CHANGES.md",
-    ".changeset",
-  ],
-  // The bundle is being made anew: the page will be too, so its script is bundled (by esbuild, in its own
-  // process) and the thread that compiles the request checks starts loading Ajv meanwhile.
+  outputs: [DOCS_FILE],
+  reads: READS,
+  // The bundle is being made anew: the page will be too, so its script is bundled meanwhile (by esbuild, in
+  // its own process).
   prepare() {
-    startChecksThread();
     cachedPageScript().catch(() => {}); // its failure is the generator's, when it awaits the script
   },
   async generate({ root, inputs }) {
     const { doc, sampleVariables } = inputs.bundle;
-    // console.js first: its checks are compiled on their thread while the page is rendered here.
-    const consoleScript = renderConsole(doc);
-    const page = await renderDocs(root, doc, sampleVariables);
-    return { files: { [DOCS_FILE]: page, [CONSOLE_FILE]: await consoleScript } };
+    return { files: { [DOCS_FILE]: await renderDocs(root, doc, sampleVariables) } };
   },
 };
