@@ -9,7 +9,6 @@ const waiting = new Map();
 export function startChecksThread() {
   if (thread) return thread;
   thread = new Worker(new URL("./checks-thread.mjs", import.meta.url));
-  thread.unref();
   thread.on("message", ({ id, modules, error }) => {
     const { resolve, reject } = waiting.get(id);
     waiting.delete(id);
@@ -22,6 +21,9 @@ export function startChecksThread() {
     waiting.clear();
     thread = undefined;
   });
+  // After the listeners: a 'message' listener refs the thread's port again, and a thread started by prepare()
+  // but never used (its generator cached) kept the process from exiting.
+  thread.unref();
   return thread;
 }
 
