@@ -1,30 +1,30 @@
 #!/usr/bin/env node
-// `pnpm dev`: the contract author's loop. Watches spec/ and, on every save:
+// `pnpm dev`: the contract author's loop. Watches spec/ (and redocly.yaml) and, on every save:
 //   - regenerates the bundle, the types, the client's operations and the docs page in this one process (the
 //     generators' modules stay loaded; unchanged generators are skipped by their cache and unchanged files are
-//     not written), printing what it rewrote;
+//     not written), the page first, printing what it rewrote;
 //   - serves the docs page at http://127.0.0.1:<port>/docs, which reloads itself in every open tab, keeping the
 //     reader's place (./dev/live.js), and passes every other request to the reference server;
 //   - restarts the reference server on the new bundle (SQLite in .workapi-dev/, seeded on its first start);
-//   - lints the contract (Redocly) and reviews it against the base (workapi-contract-diff), in the terminal
-//     and in a panel on the page;
+//   - lints the contract (Redocly) and reviews it against the base (workapi-contract-diff), in a process of
+//     its own (./dev/check-process.mjs), and shows both in the terminal and in a panel on the page;
 //   - survives a broken save: the YAML error or unresolved $ref is shown (file, line, message), the last good
 //     outputs stay served, the next good save recovers.
 //
 //   pnpm dev [--port 4000] [--api-port 4001] [--base main] [--root <dir>]
 // --root runs it on another folder holding spec/ and redocly.yaml (a scratch copy: its outputs are written
 // there, never into this repository); --base is a git revision or a contract file.
+import { fork } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch } from "node:fs";
-import { tmpdir } from "node:os";
+import { setPriority, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { clientGenerator } from "@workapi/client/generator";
-import { docsGenerator } from "@workapi/docs/generator";
+import { consoleGenerator, docsGenerator } from "@workapi/docs/generator";
 import { bundleGenerator } from "@workapi/spec/generator";
 import { typesGenerator } from "@workapi/types/generator";
 import { apiServer, devToken } from "./dev/api-server.mjs";
-import { baseContract, lintProblems, review } from "./dev/checks.mjs";
 import { pageServer } from "./dev/page-server.mjs";
 import { produce, write } from "./generate-run.mjs";
 
@@ -42,8 +42,8 @@ const devDir = join(root, ".workapi-dev");
 const DOCS_FILE = "packages/docs/index.html";
 const CONSOLE_FILE = "packages/docs/console.js";
 const SPEC_DIR = join(root, "packages", "spec");
-const pageGenerators = [bundleGenerator, docsGenerator];
-const codeGenerators = [bundleGenerator, typesGenerator, clientGenerator];
+// The docs page before the types: each reader of the bundle starts, in this order, as soon as it is made.
+const generators = [bundleGenerator, docsGenerator, consoleGenerator, typesGenerator, clientGenerator];
 
 // A scratch root gets the few files the generators read beside spec/ from this repository.
 if (root !== repo) {
@@ -57,13 +57,16 @@ if (root !== repo) {
 
 const log = (line) => console.log(`[dev] ${line}`);
 const state = { version: 0, base: args.base, broken: undefined, lint: [], review: [], server: "starting" };
-let doc;
 const page = () =>
   existsSync(join(root, DOCS_FILE))
     ? readFileSync(join(root, DOCS_FILE), "utf8")
     : "<html><body></body></html>";
+/** Resolves once console.js is that of the page served: it is made after the page, and a request waits. */
+let consoleMade = Promise.resolve();
 const consoleScript = () =>
-  existsSync(join(root, CONSOLE_FILE)) ? readFileSync(join(root, CONSOLE_FILE), "utf8") : "";
+  consoleMade.then(() =>
+    existsSync(join(root, CONSOLE_FILE)) ? readFileSync(join(root, CONSOLE_FILE), "utf8") : "",
+  );
 const token = devToken(devDir);
 const api = apiServer({ repo, devDir, specDir: SPEC_DIR, port: Number(args["api-port"]), token, log });
 /** The reference server's restarts under way (./dev/api-server.mjs), one after the other; none: undefined. */
@@ -78,61 +81,165 @@ const pages = await pageServer({
   ready: () => restarting?.catch(() => {}) ?? Promise.resolve(),
   token,
 });
-const base = baseContract(root, args.base);
-base.catch((error) => log(`the base ${args.base} cannot be read: ${error.message}`));
+// The lint and the review, in a process of their own at a lower priority (./dev/check-process.mjs): the page's
+// regeneration and reload come first.
+const checker = fork(join(repo, "scripts/dev/check-process.mjs"), {
+  stdio: ["ignore", "inherit", "inherit", "ipc"],
+});
+try {
+  setPriority(checker.pid, 10);
+} catch {
+  // Not allowed here: it runs at the same priority, which only costs time.
+}
+const checkAnswers = new Map();
+let nextCheck = 0;
+checker.on("message", ({ id, ...answer }) => {
+  checkAnswers.get(id)?.(answer);
+  checkAnswers.delete(id);
+});
+const counts = (items) =>
+  ["error", "warning", "info"]
+    .map((level) => `${items.filter((i) => i.level === level).length} ${level}`)
+    .join(", ");
+const place = (item) => `${item.file ?? ""}${item.line ? `:${item.line}` : ""}`;
+let baseReported = false;
 
 /** Lints and reviews the contract, then tells the terminal and the pages. */
 async function check() {
-  const [lint, reviewed] = await Promise.allSettled([lintProblems(root, doc), review(root, base)]);
-  state.lint = lint.status === "fulfilled" ? lint.value : [{ level: "error", message: String(lint.reason) }];
-  state.review = reviewed.status === "fulfilled" ? reviewed.value.findings : [];
-  const counts = (items) =>
-    ["error", "warning", "info"]
-      .map((level) => `${items.filter((i) => i.level === level).length} ${level}`)
-      .join(", ");
+  const id = nextCheck++;
+  const answer = await new Promise((resolve) => {
+    checkAnswers.set(id, resolve);
+    checker.send({ id, root, base: args.base });
+  });
+  state.lint = Array.isArray(answer.lint) ? answer.lint : [{ level: "error", message: answer.lint.error }];
+  state.review = Array.isArray(answer.review) ? answer.review : [];
+  if (!Array.isArray(answer.review) && !baseReported) {
+    baseReported = true;
+    log(`the review against ${args.base} failed: ${answer.review.error}`);
+  }
   log(`lint: ${counts(state.lint)}; review against ${args.base}: ${counts(state.review)}`);
-  for (const item of [...state.lint, ...state.review].filter((i) => i.level === "error"))
-    log(
-      `  ${item.level} ${item.rule ?? ""} ${item.file ?? ""}${item.line ? `:${item.line}` : ""} ${item.message}`,
-    );
+  // Every lint problem (errors and warnings: `pnpm lint:spec` allows neither), and the review's errors.
+  for (const item of state.lint.filter((i) => i.level !== "info"))
+    log(`  lint ${item.level} ${item.rule ?? ""} ${place(item)} ${item.message}`);
+  for (const item of state.review.filter((i) => i.level === "error"))
+    log(`  review ${item.level} ${item.rule ?? ""} ${place(item)} ${item.message}`);
   pages.changed();
 }
 
-/** Runs `generators` and writes what changed; answers { produced, written }. */
-async function run(generators, cache) {
-  const work = mkdtempSync(join(tmpdir(), "workapi-dev-"));
+let checking = false;
+let checkAgain = false;
+/** Checks after a pass, one check at a time; passes during one make one more after it. Never awaited. */
+async function requestCheck() {
+  if (checking) {
+    checkAgain = true;
+    return;
+  }
+  checking = true;
   try {
-    const produced = await produce(root, work, { generators, cache });
-    return { produced, written: write(root, produced) };
+    do {
+      checkAgain = false;
+      await check();
+    } while (checkAgain);
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    checking = false;
   }
 }
 
 /**
- * Regenerates what the change reaches, in two steps: the bundle and the docs page first, so the open pages
- * reload as soon as can be, then the types and the client's operations (the bundle is then read from the
- * cache). A rewritten bundle restarts the reference server at once, while the types are made.
+ * Regenerates what the change reaches in one run of the generators, writing each one's files as soon as it has
+ * made them. The docs page comes first: the generators' order starts it before the types and the client, and
+ * these, and the bundle's files, wait until the open pages have painted the new page (they were told to
+ * reload as soon as it was written), 700 ms at most: on two cores, the rest of the save's work (some hundred
+ * ms of this process's thread, and the types' thread) would otherwise take the machine from the page's
+ * reload, and first hold up its request. A rewritten bundle restarts the reference server once the page has
+ * painted (1.5 s at most). Answers { painted }, a promise that holds until then, which the lint and the
+ * review wait for too.
  */
 async function regenerate({ cache = true } = {}) {
   const started = performance.now();
-  const first = await run(pageGenerators, cache);
-  doc = first.produced[0].value?.doc;
-  if (first.written.includes(DOCS_FILE) || first.written.includes(CONSOLE_FILE)) state.version += 1;
   const elapsed = () => Math.round(performance.now() - started);
-  if (first.written.length) log(`rewrote ${first.written.join(", ")} in ${elapsed()} ms`);
+  const work = mkdtempSync(join(tmpdir(), "workapi-dev-"));
+  const written = [];
+  let pageDone;
+  /** Resolves with { painting, painted } once the docs generator is done: the open pages' first frame. */
+  const paged = new Promise((resolve) => {
+    pageDone = resolve;
+  });
+  const painting = () => paged.then((steps) => steps.painting);
+  const painted = () => paged.then((steps) => steps.painted);
+  let consoleDone;
+  consoleMade = new Promise((resolve) => {
+    consoleDone = resolve;
+  });
+  const onProduced = (entry) => {
+    const paths = write(root, [entry]);
+    written.push(...paths);
+    if (paths.length) log(`rewrote ${paths.join(", ")} in ${elapsed()} ms`);
+    if (entry.generator.name === consoleGenerator.name) {
+      consoleDone();
+      // console.js changed while the page did not: the open pages reload for it all the same.
+      if (paths.length && !written.includes(DOCS_FILE)) {
+        state.version += 1;
+        pages.changed();
+      }
+    }
+    if (entry.generator.name === docsGenerator.name) {
+      state.broken = undefined;
+      if (paths.length) {
+        state.version += 1;
+        pages.changed();
+        // The other outputs wait for the page's first frame up to 700 ms, the server's restart and the
+        // lint up to 1.5 s.
+        pageDone({
+          painting: pages.reached("painted", state.version, 700),
+          painted: pages.reached("painted", state.version, 1500),
+        });
+      } else pageDone({ painting: Promise.resolve(), painted: Promise.resolve() });
+    }
+    if (paths.some((path) => path.startsWith("packages/spec/openapi"))) painted().then(restartServer);
+  };
+  // The page's generators as they are; the others wait for the page to paint (afterPage).
+  const afterPage = (generator) =>
+    generator === docsGenerator || generator === consoleGenerator
+      ? generator
+      : generator === bundleGenerator
+        ? {
+            ...generator,
+            async generate(options) {
+              const result = await generator.generate(options);
+              const files = result.files;
+              return typeof files === "function"
+                ? { ...result, files: () => painting().then(files) }
+                : result;
+            },
+          }
+        : {
+            ...generator,
+            generate: (options) => painting().then(() => generator.generate(options)),
+          };
+  try {
+    await produce(root, work, { generators: generators.map(afterPage), cache, onProduced });
+  } catch (error) {
+    // The docs generators may never have answered: nothing waits for the page or console.js.
+    pageDone({ painting: Promise.resolve(), painted: Promise.resolve() });
+    consoleDone();
+    throw error;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
   state.broken = undefined;
-  pages.changed();
-  if (first.written.some((path) => path.startsWith("packages/spec/openapi"))) restartServer();
-  const second = await run(codeGenerators, true);
-  if (second.written.length) log(`rewrote ${second.written.join(", ")} in ${elapsed()} ms`);
-  if (!first.written.length && !second.written.length) log(`nothing changed (${elapsed()} ms)`);
+  if (!written.length) log(`nothing changed (${elapsed()} ms)`);
+  // In an object: an async function answering a promise would wait for it.
+  return { painted: painted() };
 }
 
-/** Regenerates, telling the terminal and the pages what broke when the contract does not build. */
+/**
+ * Regenerates, telling the terminal and the pages what broke when the contract does not build; answers
+ * { painted }, a promise that holds until the regenerated page has painted.
+ */
 async function regenerateOrReport(options) {
   try {
-    await regenerate(options);
+    return await regenerate(options);
   } catch (error) {
     state.broken = error.problems ?? [{ message: error.message }];
     log("the contract does not build; the last good outputs stay served:");
@@ -182,9 +289,11 @@ async function onChange() {
   try {
     do {
       again = false;
-      await regenerateOrReport();
+      const { painted = Promise.resolve() } = (await regenerateOrReport()) ?? {};
       pages.changed();
-      await check();
+      // The page first: the lint and the review start once it has painted, and the next save does not wait
+      // for them.
+      painted.then(requestCheck);
     } while (again);
   } finally {
     running = false;
@@ -223,8 +332,16 @@ function watchFolders(dir) {
     if (entry.isDirectory()) watchFolders(join(dir, entry.name));
 }
 watchFolders(join(root, "spec"));
-log("watching spec/ (Ctrl-C stops)");
+// redocly.yaml configures the bundle and the lint: a save of it is a pass too. Its folder is watched (an
+// editor's save replaces the file), for that one name.
+watch(root, (_event, name) => {
+  if (name !== "redocly.yaml") return;
+  clearTimeout(timer);
+  timer = setTimeout(onChange, 30);
+});
+log("watching spec/ and redocly.yaml (Ctrl-C stops)");
 const stop = async () => {
+  checker.kill();
   await api.stop();
   await pages.close();
   process.exit(0);

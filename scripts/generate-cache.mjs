@@ -25,11 +25,20 @@ function hashPath(hash, root, path) {
   hash.update(readFileSync(full));
 }
 
+/** Each input value's JSON, made once: the bundle (some megabytes) is read by three generators. */
+const texts = new WeakMap();
+function textOf(value) {
+  if (value === null || typeof value !== "object") return String(JSON.stringify(value));
+  if (!texts.has(value)) texts.set(value, JSON.stringify(value));
+  return texts.get(value);
+}
+
 /** The cache key of `generator` run on `inputs`, or undefined when it declares no `reads` (never cached). */
 export function cacheKey(root, generator, inputs) {
   if (!generator.reads) return undefined;
   const hash = createHash("sha256");
-  hash.update(`${generator.name}\0${JSON.stringify(inputs)}`);
+  hash.update(generator.name);
+  for (const [name, value] of Object.entries(inputs)) hash.update(`\0${name}\0${textOf(value)}`);
   for (const path of [...generator.reads, "pnpm-lock.yaml"]) hashPath(hash, root, path);
   return hash.digest("hex");
 }

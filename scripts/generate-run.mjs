@@ -23,32 +23,63 @@ function checkOutputs(generator, files) {
  * Runs `generators` (every one by default) in `root`, `work` being a temporary folder; answers
  * [{ generator, files, cached, ms }] in their order, `files` being { path: contents }. `cache: false` runs
  * every generator.
+ *
+ * A generator may answer `files` as a function (answering them or a promise of them): it is called once the
+ * generators reading its value have started (the bundle's YAML, which none of them reads, is written out while they run on their threads).
+ * `onProduced(entry)` is called as each generator's entry is made (before the others finish: `pnpm dev` writes
+ * the docs page and reloads it then).
  */
-export async function produce(root, work, { generators = allGenerators, cache = true } = {}) {
+export async function produce(
+  root,
+  work,
+  { generators = allGenerators, cache = true, onProduced = () => {} } = {},
+) {
+  /** Each generator's value (what its readers await) and its whole result, by name. */
   const runs = new Map();
   for (const generator of generators) {
     for (const name of generator.inputs) {
       if (!runs.has(name))
         throw new Error(`generator ${generator.name} reads ${name}, which does not run before it`);
     }
+    let answer;
+    const value = new Promise((resolve, reject) => {
+      answer = { resolve, reject };
+    });
+    // Awaited by the readers, if any; its failure is also the result's, which produce answers.
+    value.catch(() => {});
     const run = async () => {
       const inputs = {};
-      for (const name of generator.inputs) inputs[name] = (await runs.get(name)).value;
+      for (const name of generator.inputs) inputs[name] = await runs.get(name).value;
       const started = performance.now();
       const key = cache ? cacheKey(root, generator, inputs) : undefined;
       const kept = cached(root, generator, key);
-      if (kept) return { ...kept, cached: true, ms: performance.now() - started };
+      if (kept) {
+        answer.resolve(kept.value);
+        const entry = { generator, ...kept, cached: true, ms: performance.now() - started };
+        onProduced(entry);
+        return entry;
+      }
       // Those reading this one will most likely run too: they may get ready meanwhile (load what they use).
       for (const reader of generators) if (reader.inputs.includes(generator.name)) reader.prepare?.();
       const result = await generator.generate({ root, work, inputs });
-      checkOutputs(generator, result.files);
-      keep(root, generator, key, { files: result.files, value: result.value });
-      return { ...result, cached: false, ms: performance.now() - started };
+      answer.resolve(result.value);
+      let files = result.files;
+      if (typeof files === "function") {
+        // After the readers' first steps (they run on the resolved value's continuations, then setImmediate).
+        await new Promise((resolve) => setImmediate(resolve));
+        files = await files();
+      }
+      checkOutputs(generator, files);
+      const entry = { generator, files, value: result.value, cached: false, ms: performance.now() - started };
+      onProduced(entry);
+      keep(root, generator, key, { files, value: result.value });
+      return entry;
     };
-    runs.set(generator.name, run());
+    const result = run();
+    result.catch((error) => answer.reject(error));
+    runs.set(generator.name, { value, result });
   }
-  const results = await Promise.all(generators.map((generator) => runs.get(generator.name)));
-  return generators.map((generator, at) => ({ generator, ...results[at] }));
+  return Promise.all(generators.map((generator) => runs.get(generator.name).result));
 }
 
 /** The paths among `files` whose copy in `root` differs from the contents given. */

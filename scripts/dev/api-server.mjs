@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { setPriority } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
@@ -53,6 +54,13 @@ export function apiServer({ repo, devDir, specDir, port, token, log }) {
       },
     );
     child = started;
+    // Below the dev loop's priority: a restart (a second or two of CPU) yields to the next save's regeneration
+    // and the page's reload.
+    try {
+      setPriority(started.pid, 10);
+    } catch {
+      // Not allowed here: it runs at the same priority.
+    }
     for (const stream of [started.stdout, started.stderr])
       stream.on("data", (chunk) => {
         output = (output + chunk).slice(-4000);

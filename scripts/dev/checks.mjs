@@ -1,5 +1,8 @@
 // What `pnpm dev` tells the contract's author besides the generated files: Redocly's lint problems and the
-// contract review against the base (workapi-contract-diff's findings), each linked to its operation.
+// contract review against the base (workapi-contract-diff's findings), each linked to its operation, or, for a
+// problem in a schema's file, to the schema. Run in a process of its own (./check-process.mjs), so that a
+// lint never holds up the next save's regeneration.
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { diffSpecs, loadContract } from "@workapi/contract-diff";
 import { HTTP_METHODS } from "@workapi/spec";
@@ -15,12 +18,31 @@ function operationOfPlace(doc, file, pointer) {
   return operation?.operationId;
 }
 
-/** Redocly's lint problems of the contract in `root`, each with the operationId it belongs to, if any. */
+/** The named schema a file of spec/components/schemas/ holds (the docs page has a part for each). */
+function schemaOfFile(doc, file) {
+  const name = file.match(/^spec\/components\/schemas\/(.+)\.yaml$/)?.[1];
+  return name && doc?.components?.schemas?.[name] ? name : undefined;
+}
+
+/** The last bundle written in `root` (the last good contract), or undefined. */
+export function lastBundle(root) {
+  try {
+    return JSON.parse(readFileSync(join(root, "packages", "spec", "openapi.json"), "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Redocly's lint problems of the contract in `root`, each with its file and line, and the operationId or the
+ * named schema it belongs to, if any (read from the bundled `doc`).
+ */
 export async function lintProblems(root, doc) {
   const problems = await lintContract(root);
   return problems.map(({ pointer, ...problem }) => ({
     ...problem,
     operationId: operationOfPlace(doc, problem.file, pointer),
+    schema: schemaOfFile(doc, problem.file),
   }));
 }
 

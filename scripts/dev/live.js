@@ -2,7 +2,7 @@
 // server's events; when the page was regenerated it reloads it, keeping the reader where they were (the
 // section in view, at the same distance from the top), and it shows the dev panel: what broke the contract
 // (file, line, message), Redocly's lint problems and the contract review's findings, each linked to its
-// operation on the page. It also hands the console the dev server's token, so "Try it" works at once.
+// operation on the page, or to its schema when it is in a schema's file. It also hands the console the dev server's token, so "Try it" works at once.
 // A block, not a function: its names stay out of the page's global scope all the same.
 {
   const KEY = "workapi.dev.place";
@@ -31,6 +31,11 @@
     else scrollTo(0, y ?? 0);
   };
   restore();
+  // Tells the dev server once this version of the page has painted (a frame, then a task after it): it holds
+  // back its other work (the reference server's restart, the lint) until then.
+  requestAnimationFrame(() =>
+    setTimeout(() => fetch(`/__dev/shown?version=${config.version}`, { method: "POST" }).catch(() => {})),
+  );
 
   // An operation's part of the page has the id `tag/<tag>/operation/<operationId>` (@workapi/docs'
   // operationAnchor): found by its ending, as the page carries no table of them.
@@ -61,6 +66,12 @@
       li.append(" ");
       const anchor = anchorOf(id);
       li.append(text("a", id, { href: anchor ? `#${anchor}` : "#", class: "dev-operation" }));
+    }
+    // A problem in a named schema's file (no operation's): linked to the schema's part of the page
+    // (@workapi/docs' schema anchor `schema/<Name>`); its file and line are shown above.
+    if (item.schema && document.getElementById(`schema/${item.schema}`)) {
+      li.append(" ");
+      li.append(text("a", item.schema, { href: `#schema/${item.schema}`, class: "dev-schema" }));
     }
     return li;
   };

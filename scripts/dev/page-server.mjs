@@ -11,15 +11,50 @@ const LIVE = readFileSync(new URL("./live.js", import.meta.url), "utf8");
 const scriptJson = (value) => JSON.stringify(value).replaceAll("<", "\\u003c");
 
 /**
- * Starts the dev page server on `port`. `page()` answers the current page's HTML, `consoleScript()` the
- * console.js beside it (the console's data and checks, which the page loads when a console opens: served here
+ * What the open pages have reached: { reach(step, version), reached(step, version, timeout) }, as
+ * pageServer's reached() says; `clients` are the open pages' event streams.
+ */
+function pageSteps(clients) {
+  /** The last version each step was reached with, and who waits for one. */
+  const last = { painted: -1 };
+  const waiters = new Set();
+  const reach = (step, version) => {
+    last[step] = Math.max(last[step], version);
+    for (const waiter of waiters) if (waiter.step === step && waiter.version <= last[step]) waiter.resolve();
+  };
+  const reached = (step, version, timeout) => {
+    if (clients.size === 0 || last[step] >= version) return Promise.resolve();
+    return new Promise((resolve) => {
+      const waiter = {
+        step,
+        version,
+        resolve: () => {
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          resolve();
+        },
+      };
+      const timer = setTimeout(waiter.resolve, timeout);
+      waiters.add(waiter);
+    });
+  };
+  return { reach, reached };
+}
+
+/**
+ * Starts the dev page server on `port`. `page()` answers the current page's HTML, `consoleScript()` (or a
+ * promise of it) the console.js beside it (the console's data and checks, which the page loads when a console opens: served here
  * from the same generation as the page, not by the reference server from its package), `state()` the dev state
  * ({ version, ... }), `api` the reference server's URL, `ready()` a promise that holds while it restarts (a call
- * waits for it rather than failing) and `token` its admin token. Answers { url, changed(),
- * close() }: changed() sends the state to every open page.
+ * waits for it rather than failing) and `token` its admin token. Answers { url, changed(), reached(),
+ * close() }: changed() sends the state to every open page; reached("painted", version, timeout) resolves
+ * once an open page has painted `version` of the page after reloading (./live.js tells), at once when no page
+ * is open, and after `timeout` ms at the latest. `pnpm dev` holds back the rest of a save's work until then, so that the page, what the author
+ * looks at, gets the machine first.
  */
 export async function pageServer({ port, page, consoleScript, state, api, ready, token }) {
   const clients = new Set();
+  const { reach, reached } = pageSteps(clients);
   const send = (response) => response.write(`event: state\ndata: ${JSON.stringify(state())}\n\n`);
   const server = createServer((request, response) => {
     const path = request.url.split("?")[0];
@@ -34,16 +69,21 @@ export async function pageServer({ port, page, consoleScript, state, api, ready,
       response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
       response.end(html);
     } else if (path === "/console.js" || path === "/docs/console.js") {
-      response.writeHead(200, {
-        "content-type": "text/javascript; charset=utf-8",
-        "cache-control": "no-store",
+      Promise.resolve(consoleScript()).then((script) => {
+        response.writeHead(200, {
+          "content-type": "text/javascript; charset=utf-8",
+          "cache-control": "no-store",
+        });
+        response.end(script);
       });
-      response.end(consoleScript());
     } else if (path === "/__dev/events") {
       response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" });
       clients.add(response);
       send(response);
       request.on("close", () => clients.delete(response));
+    } else if (path === "/__dev/shown" && request.method === "POST") {
+      reach("painted", Number(new URL(request.url, "http://dev").searchParams.get("version")));
+      response.writeHead(204).end();
     } else if (path === "/__dev/state") {
       response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(state()));
     } else {
@@ -69,6 +109,7 @@ export async function pageServer({ port, page, consoleScript, state, api, ready,
     changed: () => {
       for (const client of clients) send(client);
     },
+    reached,
     close: () => {
       for (const client of clients) client.end();
       return new Promise((resolve) => server.close(resolve));

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // Checks what `changeset publish` is about to ship, on the packed tarballs rather than the source folders:
+//   - the contract marks no operation x-unreleased (./unreleased.mjs: such an operation only answers its
+//     example in the reference server), checked first, when the spec package is among those released;
 //   - no package's version is already on the registry (versions are never published twice);
 //   - every file that package.json names (exports, main, module, types, bin) is in the tarball, as are the
 //     README and LICENSE, and no dependency still says `workspace:`;
@@ -21,6 +23,7 @@ import { dirname, join, posix, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { publint } from "publint";
 import { formatMessage } from "publint/utils";
+import { unreleasedProblem } from "./unreleased.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const args = process.argv.slice(2);
@@ -155,6 +158,11 @@ function pending(dirs) {
 async function main() {
   const dirs = given.length > 0 ? given.map((dir) => resolve(dir)) : publishedPackages();
   if (args.includes("--pending")) return pending(dirs);
+  const unreleased = unreleasedProblem(dirs);
+  if (unreleased) {
+    process.stderr.write(`release check: ${unreleased}\n`);
+    process.exit(1);
+  }
   const failures = [];
   if (checkRegistry) {
     const registry = execFileSync("npm", ["config", "get", "registry"], { encoding: "utf8" }).trim();

@@ -1,9 +1,10 @@
 // `pnpm dev` (scripts/dev.mjs) as a contract author uses it, on a scratch copy of spec/ in a temporary folder,
 // with the docs page open in headless Chromium: a summary edited in spec/ shows on the page without a manual
 // reload, the reader's place kept; a required request property added shows an error-level finding in the dev
-// panel, linked to its operation; a new operation marked x-unreleased can be called from the console at once
-// and answers its example, marked example-only; broken YAML is shown (file, line) while the last good page
-// stays, and the next good save recovers. Skips, saying why, where no Chromium is installed.
+// panel, linked to its operation; a lint problem in a schema's file shows by file and line, linked to the
+// schema; a change to redocly.yaml lints again; a new operation marked x-unreleased can be called from the
+// console at once and answers its example, marked example-only; broken YAML is shown (file, line) while the
+// last good page stays, and the next good save recovers. Skips, saying why, where no Chromium is installed.
 import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -115,6 +116,43 @@ ${output}`,
     // Taken back: the next test's operation takes the same request.
     writeFileSync(spec("components/schemas/AccountsGetRequest.yaml"), before);
     await expect.poll(() => finding.count(), { timeout: 30_000 }).toBe(0);
+  });
+
+  it("shows a lint problem of a schema's file by file and line, linked to the schema, in terminal and panel", async () => {
+    const before = readFileSync(spec("components/schemas/Tag.yaml"), "utf8");
+    edit("components/schemas/Tag.yaml", (text) =>
+      text.replace(
+        "        description: The tag's name, unique in the organization.\n",
+        "        description: The tag's name, unique in the organization.\n        example: 5\n",
+      ),
+    );
+    // Found by its rule: the panel may still show the lint of the saves before (the last test's, taken back).
+    const problem = page
+      .locator("#workapi-dev .dev-lint.dev-error")
+      .filter({ hasText: "no-invalid-schema-examples" });
+    await expect.poll(() => problem.count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(await problem.first().textContent()).toMatch(/spec\/components\/schemas\/Tag\.yaml:\d+/);
+    expect(await problem.first().locator("a.dev-schema").getAttribute("href")).toBe("#schema/Tag");
+    expect(output).toMatch(/lint error no-invalid-schema-examples spec\/components\/schemas\/Tag\.yaml:\d+/);
+    writeFileSync(spec("components/schemas/Tag.yaml"), before);
+    await expect.poll(() => problem.count(), { timeout: 30_000 }).toBe(0);
+  });
+
+  it("lints again when redocly.yaml changes", async () => {
+    const config = join(scratch, "redocly.yaml");
+    const before = readFileSync(config, "utf8");
+    // A rule of redocly.yaml turned to a warning the contract breaks: operations then must have no summary.
+    writeFileSync(
+      config,
+      before.replace(
+        "rules:\n",
+        "rules:\n  rule/no-summary:\n    subject:\n      type: Operation\n      property: summary\n    assertions:\n      defined: false\n    severity: warn\n",
+      ),
+    );
+    const warning = page.locator("#workapi-dev .dev-lint.dev-warning").filter({ hasText: "rule/no-summary" });
+    await expect.poll(() => warning.count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    writeFileSync(config, before);
+    await expect.poll(() => warning.count(), { timeout: 30_000 }).toBe(0);
   });
 
   it("calls a new x-unreleased operation from the console, which answers its example marked example-only", async () => {

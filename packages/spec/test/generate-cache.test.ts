@@ -1,6 +1,7 @@
 // The generators' runner and cache (scripts/generate-run.mjs, scripts/generate-cache.mjs), on generators made
-// here in a scratch folder: a generator runs once what it reads is ready; one that declares `reads` runs again
-// only when its inputs or what it reads change; only files that differ are written.
+// here in a scratch folder: a generator runs once what it reads is ready (its files, when made later, after its
+// readers start); one that declares `reads` runs again only when its inputs or what it reads change; only files
+// that differ are written.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -70,6 +71,48 @@ describe("the generators' runner", () => {
     expect(await pass()).toEqual(["out/source.txt", "out/loud.txt"]);
     expect(runs.sort()).toEqual(["loud", "source", "uncached"]);
     expect(readFileSync(join(root, "out", "loud.txt"), "utf8")).toBe("TWO");
+  });
+
+  it("starts the readers of a generator whose files come later before making its files", async () => {
+    const order: string[] = [];
+    const late = {
+      name: "late",
+      inputs: [],
+      outputs: ["out/late.txt"],
+      generate: () => ({
+        value: "late value",
+        files: () => {
+          order.push("late files");
+          return { "out/late.txt": "late" };
+        },
+      }),
+    };
+    const reader = {
+      name: "reader",
+      inputs: ["late"],
+      outputs: ["out/reader.txt"],
+      generate: ({ inputs }: { inputs: { late: string } }) => {
+        order.push("reader");
+        return { files: { "out/reader.txt": inputs.late } };
+      },
+    };
+    const produced = await produce(root, root, { generators: [late, reader] });
+    expect(order).toEqual(["reader", "late files"]);
+    expect(write(root, produced)).toEqual(["out/late.txt", "out/reader.txt"]);
+    expect(readFileSync(join(root, "out", "reader.txt"), "utf8")).toBe("late value");
+  });
+
+  it("fails the run when a generator whose value others read fails", async () => {
+    const failing = {
+      name: "failing",
+      inputs: [],
+      outputs: ["out/failing.txt"],
+      generate: async () => {
+        throw new Error("no contract");
+      },
+    };
+    const reader = { ...loud, name: "reader", inputs: ["failing"] };
+    await expect(produce(root, root, { generators: [failing, reader] })).rejects.toThrow(/no contract/);
   });
 
   it("refuses a generator that reads one not run before it", async () => {

@@ -13,7 +13,6 @@ const waiting = new Map();
 function started() {
   if (!thread) {
     thread = new Worker(new URL("./types-thread.mjs", import.meta.url));
-    thread.unref();
     thread.on("message", ({ id, text, error }) => {
       const { resolve, reject } = waiting.get(id);
       waiting.delete(id);
@@ -26,6 +25,9 @@ function started() {
       waiting.clear();
       thread = undefined;
     });
+    // After the listeners: a 'message' listener refs the thread's port again, and a thread started by
+    // prepare() but never used (the types cached) would keep the process from exiting.
+    thread.unref();
   }
   return thread;
 }

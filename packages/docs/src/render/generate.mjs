@@ -3,17 +3,20 @@
 // operation (docs-changes.mjs), the reader's copy of the descriptions (docs-page.mjs: the scope line, the code
 // samples' variables, the changelog), a favicon (packages/docs/favicon.svg), and the page's one script and style
 // (src/console/): the console, the search over the page's HTML, the sandbox button, the copy buttons, the theme
-// switch. Beside it, packages/docs/console.js: the console's data and request checks, which the page loads when a
-// console is first opened (src/console/data.js says why). It loads nothing from any other host.
+// switch. Beside it, packages/docs/console.js (a generator of its own): the console's data and request checks,
+// which the page loads when a console is first opened (src/console/data.js says why). It loads nothing from any
+// other host.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { operationsOf } from "@workapi/spec";
 import { GENERATED_NOTICE } from "@workapi/spec/generated-notice";
+import { compileChecks, startChecksThread } from "./checks-client.mjs";
 import { operationHistory } from "./docs-changes.mjs";
 import { consoleData } from "./docs-console-data.mjs";
 import { pageBody } from "./docs-html.mjs";
 import { docsDocument } from "./docs-page.mjs";
 import { escapeHtml } from "./docs-schema-html.mjs";
+import { checkedSchemas } from "./request-schemas.mjs";
 
 const DOCS_FILE = "packages/docs/index.html";
 const CONSOLE_FILE = "packages/docs/console.js";
@@ -66,11 +69,17 @@ export async function renderDocs(root, doc, variables) {
 /** What this process made last (`pnpm dev` renders the page on every save): the page's script and the checks. */
 const made = { script: undefined, checks: undefined };
 
-/** The page's script: the same for every contract, so made once a process. */
-async function cachedPageScript() {
+/** The page's script: the same for every contract, so made once a process (esbuild makes it in its process). */
+function cachedPageScript() {
   // Loaded here: esbuild is most of this module's load, which a cached page never needs.
-  const { pageScript } = await import("./page-script.mjs");
-  made.script ??= await pageScript();
+  if (!made.script) {
+    const script = import("./page-script.mjs").then(({ pageScript }) => pageScript());
+    made.script = script;
+    // A failed build is not kept for the next run.
+    script.catch(() => {
+      if (made.script === script) made.script = undefined;
+    });
+  }
   return made.script;
 }
 
@@ -81,51 +90,91 @@ async function cachedPageScript() {
  * description) reuses the last ones instead of compiling and bundling them again.
  */
 export async function renderConsole(doc) {
+  // Started first: the checks are compiled on a thread of their own (./checks-client.mjs) while the data is made.
+  const checks = consoleChecks(doc);
   const operations = operationsOf(doc).map(({ path, method, operation }) => ({
     path,
     method,
     raw: operation,
   }));
   const data = JSON.stringify(JSON.stringify(consoleData(doc, operations)));
-  // Loaded here: Ajv's compiler and esbuild, which a cached page never needs.
-  const { requestSchemas, requestValidatorModules } = await import("./request-validators.mjs");
-  const key = JSON.stringify([requestSchemas(doc), doc.components]);
-  if (made.checks?.key !== key) {
-    const { checksScript } = await import("./page-script.mjs");
-    made.checks = { key, script: await checksScript(requestValidatorModules(doc)) };
-  }
   return [
     `/* ${GENERATED_NOTICE} */`,
     `globalThis.workapiConsole = { data: JSON.parse(${data}) };`,
-    made.checks.script,
+    await checks,
     "",
   ].join("\n");
 }
 
+/**
+ * console.js's request checks for `doc`: the last ones while what they are compiled from (the request schemas
+ * and named schemas, annotations left out: ./request-schemas.mjs) is the same.
+ */
+function consoleChecks(doc) {
+  const { components, schemas } = checkedSchemas(doc);
+  const key = JSON.stringify([schemas, components]);
+  if (made.checks?.key !== key) {
+    const script = compileChecks(components, schemas).then(async (modules) => {
+      // Loaded here: esbuild, which a cached page never needs.
+      const { checksScript } = await import("./page-script.mjs");
+      return checksScript(modules);
+    });
+    made.checks = { key, script };
+    // A failed compile is not kept for the next run.
+    script.catch(() => {
+      if (made.checks?.script === script) made.checks = undefined;
+    });
+  }
+  return made.checks.script;
+}
+
+/**
+ * What the page and console.js are made from besides the bundle (their code, the console, the favicon, the
+ * changelogs, and the @workapi/spec helpers they read the contract with): the cache of
+ * scripts/generate-cache.mjs keys on them.
+ */
+const READS = [
+  "packages/docs/src",
+  FAVICON_FILE,
+  "packages/spec/index.js",
+  "packages/spec/validator-options.js",
+  "packages/spec/validators.js",
+  "packages/spec/scripts",
+  "packages/spec/CONTRACT-CHANGES.md",
+  ".changeset",
+];
+
+/**
+ * console.js, a generator of its own: the page does not wait for its request checks (Ajv's compile, about a
+ * second, on a thread of its own), so `pnpm dev` reloads the page while they are made (and holds a request
+ * for console.js until they are).
+ */
+export const consoleGenerator = {
+  name: "docs console",
+  inputs: ["bundle"],
+  outputs: [CONSOLE_FILE],
+  reads: READS,
+  // The bundle is being made anew: the checks' thread starts loading Ajv meanwhile.
+  prepare() {
+    startChecksThread();
+  },
+  async generate({ inputs }) {
+    return { files: { [CONSOLE_FILE]: await renderConsole(inputs.bundle.doc) } };
+  },
+};
+
 export const docsGenerator = {
   name: "docs",
   inputs: ["bundle"],
-  outputs: [DOCS_FILE, CONSOLE_FILE],
-  // The page and console.js are the bundle's with these files (their code, the console, the favicon, the
-  // changelogs) and the @workapi/spec helpers they read the contract with: the cache of
-  // scripts/generate-cache.mjs keys on them.
-  reads: [
-    "packages/docs/src",
-    FAVICON_FILE,
-    "packages/spec/index.js",
-    "packages/spec/validator-options.js",
-    "packages/spec/validators.js",
-    "packages/spec/scripts",
-    "packages/spec/CONTRACT-CHANGES.md",
-    ".changeset",
-  ],
+  outputs: [DOCS_FILE],
+  reads: READS,
+  // The bundle is being made anew: the page will be too, so its script is bundled meanwhile (by esbuild, in
+  // its own process).
+  prepare() {
+    cachedPageScript().catch(() => {}); // its failure is the generator's, when it awaits the script
+  },
   async generate({ root, inputs }) {
     const { doc, sampleVariables } = inputs.bundle;
-    return {
-      files: {
-        [DOCS_FILE]: await renderDocs(root, doc, sampleVariables),
-        [CONSOLE_FILE]: await renderConsole(doc),
-      },
-    };
+    return { files: { [DOCS_FILE]: await renderDocs(root, doc, sampleVariables) } };
   },
 };

@@ -5,9 +5,11 @@
 // each request (a query is an object of its query parameters, no other member). So the console refuses what
 // the server would refuse, and passes what it would pass. One module per Ajv instance, so that the components
 // both kinds of request use are compiled once in each; esbuild minifies them with the rest of the page's script.
-import { operationsOf } from "@workapi/spec";
 import { createAjv } from "@workapi/spec/validators";
 import standaloneCode from "ajv/dist/standalone/index.js";
+import { requestSchemas } from "./request-schemas.mjs";
+
+export { requestSchemas };
 
 /** The id the contract's components are added under; every `#/components/...` reference is made to point at it. */
 const SPEC_ID = "https://workapi.invalid/openapi.json";
@@ -19,29 +21,10 @@ export const QUERY_VALIDATORS = "workapi:query-validators";
 const anchor = (schema) =>
   JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${SPEC_ID}#/components/`));
 
-/** The request schemas of `doc` by operationId: { bodies, queries }, as the server validates requests. */
-export function requestSchemas(doc) {
-  const bodies = {};
-  const queries = {};
-  for (const { method, operationId, parameters, requestBody } of operationsOf(doc)) {
-    if (method === "get") {
-      const inQuery = parameters.filter((p) => p.in === "query");
-      queries[operationId] = {
-        type: "object",
-        additionalProperties: false,
-        required: inQuery.filter((p) => p.required).map((p) => p.name),
-        properties: Object.fromEntries(inQuery.map((p) => [p.name, p.schema])),
-      };
-    } else if (requestBody) {
-      // Only JSON bodies: the console sends no multipart body (file uploads are the curl sample's).
-      const schema = requestBody.content?.["application/json"]?.schema;
-      if (schema) bodies[operationId] = schema;
-    }
-  }
-  return { bodies, queries };
-}
-
-/** A CommonJS module exporting one validator per operationId of `schemas`, compiled as the server's `kind`. */
+/**
+ * A CommonJS module exporting one validator per operationId of `schemas`, compiled as the server's `kind`;
+ * of `doc` only its components are read.
+ */
 export function standaloneValidators(doc, kind, schemas) {
   const ajv = createAjv(kind, { code: { source: true, esm: false, lines: false } });
   ajv.addSchema({ $id: SPEC_ID, components: doc.components }, SPEC_ID);
@@ -55,8 +38,7 @@ export function standaloneValidators(doc, kind, schemas) {
 }
 
 /** The generated modules the console's script imports, by name. */
-export function requestValidatorModules(doc) {
-  const { bodies, queries } = requestSchemas(doc);
+export function requestValidatorModules(doc, { bodies, queries } = requestSchemas(doc)) {
   return {
     [BODY_VALIDATORS]: standaloneValidators(doc, "inputs", bodies),
     [QUERY_VALIDATORS]: standaloneValidators(doc, "queries", queries),
