@@ -156,17 +156,21 @@ try {
   const firstWork = async (url, headers) =>
     (await getJson(`${url}/works.list?limit=1&type=issue`, headers)).works[0].id;
   const workId = await firstWork(ours.url, auth);
-  const part = (await getJson(`${ours.url}/parts.list?limit=1`, auth)).parts[0].id;
-  const owner = (await getJson(`${ours.url}/dev-users.list?limit=1`, auth)).dev_users[0].id;
   const getPath = `/works.get?id=${encodeURIComponent(workId)}`;
   const tagsPath = "/tags.list";
-  const createBody = JSON.stringify({
-    type: "issue",
-    title: "Benchmark work",
-    applies_to_part: part,
-    owned_by: [owner],
-  });
   const json = { "content-type": "application/json" };
+  // works.create on `url`'s seeded data (its first part and user), as `headers`' caller, sent to `to`.
+  const creating = async (url, headers, to = url) => ({
+    url: `${to}/works.create`,
+    method: "POST",
+    headers: { ...headers, ...json },
+    body: JSON.stringify({
+      type: "issue",
+      title: "Benchmark work",
+      applies_to_part: (await getJson(`${url}/parts.list?limit=1`, headers)).parts[0].id,
+      owned_by: [(await getJson(`${url}/dev-users.list?limit=1`, headers)).dev_users[0].id],
+    }),
+  });
 
   // The bare peer answers our exact bytes for the same requests.
   const routes = [];
@@ -229,33 +233,9 @@ try {
       ...(ourPg ? { PostgreSQL: { url: ourPg.url + tagsPath, headers: pgAuth } } : {}),
     },
     "works.create": {
-      workapi: {
-        url: `${ours.url}/works.create`,
-        method: "POST",
-        headers: { ...auth, ...json },
-        body: createBody,
-      },
-      Prism: {
-        url: `${prism.url}/works.create`,
-        method: "POST",
-        headers: { ...auth, ...json },
-        body: createBody,
-      },
-      ...(ourPg
-        ? {
-            PostgreSQL: {
-              url: `${ourPg.url}/works.create`,
-              method: "POST",
-              headers: { ...pgAuth, ...json },
-              body: JSON.stringify({
-                type: "issue",
-                title: "Benchmark work",
-                applies_to_part: (await getJson(`${ourPg.url}/parts.list?limit=1`, pgAuth)).parts[0].id,
-                owned_by: [(await getJson(`${ourPg.url}/dev-users.list?limit=1`, pgAuth)).dev_users[0].id],
-              }),
-            },
-          }
-        : {}),
+      workapi: await creating(ours.url, auth),
+      Prism: await creating(ours.url, auth, prism.url),
+      ...(ourPg ? { PostgreSQL: await creating(ourPg.url, pgAuth) } : {}),
     },
   };
   for (const [scenario, peers] of Object.entries(targets)) {
@@ -414,76 +394,28 @@ try {
 
   const get = "works.get";
   const tags = "tags.list";
-  row(`${get} (req/s)`, rps(`${get} workapi`), "req/s", "bare Fastify", rps(`${get} bare Fastify`), 0.5, {
-    higher: true,
-  });
-  row(`${get} (req/s)`, rps(`${get} workapi`), "req/s", "by hand", rps(`${get} by hand`), 1.2, {
-    higher: true,
-  });
-  row(`${get} (req/s)`, rps(`${get} workapi`), "req/s", "Prism", rps(`${get} Prism`), 10, { higher: true });
-  row(`${tags} (req/s)`, rps(`${tags} workapi`), "req/s", "bare Fastify", rps(`${tags} bare Fastify`), 0.5, {
-    higher: true,
-  });
-  row(`${tags} (req/s)`, rps(`${tags} workapi`), "req/s", "by hand", rps(`${tags} by hand`), 1.0, {
-    higher: true,
-  });
-  row(`${tags} (req/s)`, rps(`${tags} workapi`), "req/s", "Prism", rps(`${tags} Prism`), 10, {
-    higher: true,
-  });
-  row("works.create (req/s)", rps("works.create workapi"), "req/s", "Prism", rps("works.create Prism"), 2, {
-    higher: true,
-  });
+  // A throughput row: the req/s of `key` against `peer`'s (of `peerKey`), higher being better.
+  const rate = (name, key, peer, peerKey, goal) =>
+    row(`${name} (req/s)`, rps(key), "req/s", peer, rps(peerKey), goal, { higher: true });
+  rate(get, `${get} workapi`, "bare Fastify", `${get} bare Fastify`, 0.5);
+  rate(get, `${get} workapi`, "by hand", `${get} by hand`, 1.2);
+  rate(get, `${get} workapi`, "Prism", `${get} Prism`, 10);
+  rate(tags, `${tags} workapi`, "bare Fastify", `${tags} bare Fastify`, 0.5);
+  rate(tags, `${tags} workapi`, "by hand", `${tags} by hand`, 1.0);
+  rate(tags, `${tags} workapi`, "Prism", `${tags} Prism`, 10);
+  rate("works.create", "works.create workapi", "Prism", "works.create Prism", 2);
   if (ourPg) {
-    row(
-      `${get} PostgreSQL (req/s)`,
-      rps(`${get} PostgreSQL`),
-      "req/s",
-      "SQLite",
-      rps(`${get} workapi`),
-      0.8,
-      { higher: true },
-    );
-    row(
-      `${tags} PostgreSQL (req/s)`,
-      rps(`${tags} PostgreSQL`),
-      "req/s",
-      "SQLite",
-      rps(`${tags} workapi`),
-      0.8,
-      { higher: true },
-    );
-    row(
-      "works.create PostgreSQL (req/s)",
-      rps("works.create PostgreSQL"),
-      "req/s",
-      "Prism",
-      rps("works.create Prism"),
-      2,
-      { higher: true },
-    );
+    rate(`${get} PostgreSQL`, `${get} PostgreSQL`, "SQLite", `${get} workapi`, 0.8);
+    rate(`${tags} PostgreSQL`, `${tags} PostgreSQL`, "SQLite", `${tags} workapi`, 0.8);
+    rate("works.create PostgreSQL", "works.create PostgreSQL", "Prism", "works.create Prism", 2);
   }
   for (const args of scaleOut) row(...args);
   row("works.export 5,000 (ms)", exportMs, "ms", "JSON.stringify", stringifyMs, 1.5);
   row("works.list page 1000 (ms)", page1000, "ms", "page 1", page1, 1.2);
-  row(
-    `${get} with a writer (req/s)`,
-    rps("reads with a writer"),
-    "req/s",
-    "reads alone",
-    rps("reads alone"),
-    0.8,
-    { higher: true },
-  );
+  rate(`${get} with a writer`, "reads with a writer", "reads alone", "reads alone", 0.8);
   if (ourPg) {
-    row(
-      `${get} with a writer, PostgreSQL (req/s)`,
-      rps("reads with a writer PostgreSQL"),
-      "req/s",
-      "reads alone",
-      rps("reads alone PostgreSQL"),
-      0.8,
-      { higher: true },
-    );
+    const pg = " PostgreSQL";
+    rate(`${get} with a writer,${pg}`, `reads with a writer${pg}`, "reads alone", `reads alone${pg}`, 0.8);
   }
   row("cold start to first 200 (ms)", median(cold.workapi), "ms", "bare Fastify", median(cold.bare), 500, {
     ratio: median(cold.workapi) / median(cold.bare),
