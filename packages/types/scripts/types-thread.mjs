@@ -2,7 +2,7 @@
 // of a second for this contract, and on a thread of its own it runs while the docs page is rendered on the
 // other core. The thread stays, with openapi-typescript loaded, for the next run (`pnpm dev` runs on every
 // save); it does not keep the process alive. Each message is a bundled document (sent as a copy, which
-// openapi-typescript may change as it likes); each answer is { text } or { error }.
+// openapi-typescript may change as it likes); each answer is { id, value } (the text) or { id, error }.
 //
 // openapi-typescript's default export (`openapiTS`) starts by linting and bundling the document again with
 // Redocly (validateAndBundle) and then calls its exported `transformSchema`. The document handed here is
@@ -72,7 +72,7 @@ function contextOf(schema) {
 
 parentPort.on("message", ({ id, doc }) => {
   try {
-    parentPort.postMessage({ id, text: astToString(transformSchema(doc, contextOf(doc))) });
+    parentPort.postMessage({ id, value: astToString(transformSchema(doc, contextOf(doc))) });
   } catch (error) {
     parentPort.postMessage({
       id,
