@@ -341,8 +341,11 @@ watch(root, (_event, name) => {
 });
 log("watching spec/ and redocly.yaml (Ctrl-C stops)");
 const stop = async () => {
+  const checked =
+    checker.exitCode === null ? new Promise((resolve) => checker.once("exit", resolve)) : undefined;
   checker.kill();
-  await api.stop();
+  // Every process `pnpm dev` started is gone before it exits: none is left writing in the dev folder.
+  await Promise.all([checked, api.close()]);
   await pages.close();
   process.exit(0);
 };

@@ -19,23 +19,37 @@ export function devToken(devDir) {
   return readFileSync(file, "utf8").trim();
 }
 
-/** A restartable reference server: { start(), restart(), stop(), url }. `log` gets its failures. */
+/**
+ * A restartable reference server: { start(), restart(), stop(), close(), url }. `log` gets its failures.
+ * `close()` stops it for good: it waits for every server it started to exit (one a restart stopped may still
+ * be writing its data folder), and no start after it spawns one.
+ */
 export function apiServer({ repo, devDir, specDir, port, token, log }) {
   let child;
+  let closed = false;
+  /** The exits of the servers told to stop that have not exited yet. */
+  const exiting = new Set();
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {
     const running = child;
     child = undefined;
-    if (!running || running.exitCode !== null) return;
-    const exited = new Promise((resolve) => running.once("exit", resolve));
-    running.kill("SIGTERM");
-    await Promise.race([exited, sleep(3000).then(() => running.kill("SIGKILL"))]);
+    if (running && running.exitCode === null) {
+      const exited = new Promise((resolve) => running.once("exit", resolve));
+      exiting.add(exited);
+      exited.then(() => exiting.delete(exited));
+      running.kill("SIGTERM");
+      const slow = setTimeout(() => running.kill("SIGKILL"), 3000);
+      await exited;
+      clearTimeout(slow);
+    }
+    await Promise.all(exiting);
   };
   // The dev server keeps its data in the dev folder, on SQLite, with its own limits: a DATABASE_URL or REDIS_URL
   // of the author's shell (a CI job's, say) would point it at a shared database whose first organization is
   // not the dev token's.
   const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
   const start = async () => {
+    if (closed) return false;
     let output = "";
     const started = spawn(
       process.execPath,
@@ -85,6 +99,10 @@ export function apiServer({ repo, devDir, specDir, port, token, log }) {
     url,
     start,
     stop,
+    async close() {
+      closed = true;
+      await stop();
+    },
     async restart() {
       await stop();
       return start();

@@ -360,10 +360,12 @@ describe("PostgreSQL writers in a loop, as shipped but for the rate limit", () =
   );
 });
 
-describe("the overload rule (src/http/shedding.ts), on sequences of ticks' lateness", () => {
-  const verdicts = (lateness: number[], patienceMs = 1000) => {
+describe("the overload rule (src/http/shedding.ts), on sequences of ticks", () => {
+  // Each tick: how late it came (ms) and how many requests were in flight then; by default as many as ever
+  // (the queue's count rises with every tick), so that the wait alone decides.
+  const verdicts = (lateness: number[], patienceMs = 1000, inFlight = lateness.map((_, i) => i)) => {
     const rule = new Overload({ targetMs: 20, patienceMs });
-    return lateness.map((ms) => rule.tick(ms));
+    return lateness.map((ms, i) => rule.tick(ms, inFlight[i] ?? 0));
   };
 
   it("serves a queue that stands still, however long, under the patience", () => {
@@ -388,8 +390,20 @@ describe("the overload rule (src/http/shedding.ts), on sequences of ticks' laten
     ]);
   });
 
+  it("serves a wait that grows while the requests in flight do not: a machine whose cores are taken", () => {
+    // As measured with 32 waiting test files beside three CPU-bound processes: the ticks later and later, the
+    // count in flight up and down under the high its callers set earlier.
+    const steady = [20, 31, 25, 28, 30, 29, 31, 30];
+    const late = [2, 3, 4, 3, 28, 78, 101, 128, 171];
+    const counts = [...steady, 17, 18, 22, 0, 7, 3, 6, 8];
+    expect(verdicts([...steady.map(() => 5), ...late], 1000, counts).some(Boolean)).toBe(false);
+    // The same waits with the count in flight setting a new high on each tick: a queue that grows.
+    const rising = [...steady, 17, 18, 22, 25, 32, 40, 47, 53, 60];
+    expect(verdicts([...steady.map(() => 5), ...late], 1000, rising).at(-1)).toBe(true);
+  });
+
   it("refuses while a wait stands past the patience, and stops with the first tick under it", () => {
-    expect(verdicts([100, 1200, 1300, 1100, 900, 15], 1000)).toEqual([
+    expect(verdicts([100, 1200, 1300, 1100, 900, 15], 1000, [5, 5, 5, 5, 5, 5])).toEqual([
       false,
       false,
       true,
