@@ -19,6 +19,18 @@ export function devToken(devDir) {
   return readFileSync(file, "utf8").trim();
 }
 
+/** Stops `running` (SIGTERM, SIGKILL after 3 s); answers its exit, which leaves `exiting` once it is over. */
+function terminate(running, exiting) {
+  const exited = new Promise((resolve) => running.once("exit", resolve));
+  running.kill("SIGTERM");
+  const slow = setTimeout(() => running.kill("SIGKILL"), 3000);
+  const over = exited.then(() => {
+    clearTimeout(slow);
+    exiting.delete(over);
+  });
+  return over;
+}
+
 /**
  * A restartable reference server: { start(), restart(), stop(), close(), url }. `log` gets its failures.
  * `close()` stops it for good: it waits for every server it started to exit (one a restart stopped may still
@@ -33,15 +45,7 @@ export function apiServer({ repo, devDir, specDir, port, token, log }) {
   const stop = async () => {
     const running = child;
     child = undefined;
-    if (running && running.exitCode === null) {
-      const exited = new Promise((resolve) => running.once("exit", resolve));
-      exiting.add(exited);
-      exited.then(() => exiting.delete(exited));
-      running.kill("SIGTERM");
-      const slow = setTimeout(() => running.kill("SIGKILL"), 3000);
-      await exited;
-      clearTimeout(slow);
-    }
+    if (running && running.exitCode === null) exiting.add(terminate(running, exiting));
     await Promise.all(exiting);
   };
   // The dev server keeps its data in the dev folder, on SQLite, with its own limits: a DATABASE_URL or REDIS_URL
