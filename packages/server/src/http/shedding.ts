@@ -140,11 +140,16 @@ export class LoadShedder {
     route: (request: IncomingMessage, response: ServerResponse) => void,
     options: FastifyServerOptions & { http?: object },
   ): Server => {
+    // With shedding off, nothing is counted.
+    const counting = this.options.targetMs > 0;
     const server = createServer(options.http ?? {}, (request, response) => {
       if (this.#overload.overloaded) this.#refuse(request, response);
       else {
-        this.#inFlight++;
-        response.once("close", this.#answered);
+        if (counting) {
+          this.#inFlight++;
+          // 'close' comes once per answer: sent, or its connection gone.
+          response.on("close", this.#answered);
+        }
         route(request, response);
       }
     });
