@@ -114,7 +114,7 @@ export class FileChanges implements Changes {
  * count in one statement (one round trip), whose snapshot sees every transaction committed before the
  * statement began. The requests that ask during one turn of the event loop share one read, sent at the end of
  * that turn (so it begins after every one of them asked); at most `maxInFlight` reads are on their way at
- * once (the store's reader runs them on a connection of its own, see ./counts-connection.ts, which takes
+ * once (the store's reader runs them on a connection of its own, see ./own-connection.ts, which takes
  * them in turn), and a turn's read waits for one of them to be answered when that many are. So each request
  * waits for one read begun after it asked; a read on its way, which may have begun before, is never shared
  * with a request that asked after it was sent.

@@ -7,6 +7,7 @@ import type { DialectName } from "./dialect.js";
 import type { SqliteDocumentStreams } from "./document-streams.js";
 import type { Expressions } from "./expressions.js";
 import type { ListShapes } from "./list-shapes.js";
+import type { TransactionNumbers } from "./numbers.js";
 import type { DB } from "./tables.js";
 
 export interface SqlContext {
@@ -18,10 +19,17 @@ export interface SqlContext {
   readonly compiled: CompiledQueries;
   /** On a SQLite file: answers of thousands of documents read while they are sent. */
   readonly streams?: SqliteDocumentStreams;
+  /** In a PostgreSQL transaction: numbers taken outside it (./numbers.ts). */
+  readonly numbers?: TransactionNumbers;
 }
 
-/** The next number of a per-organization sequence, atomically (the row stays locked until commit). */
+/**
+ * The next number of a per-organization sequence, atomically: on PostgreSQL outside the transaction when it
+ * can be (./numbers.ts), else in it (the row then stays locked until commit).
+ */
 export async function nextNumber(ctx: SqlContext, orgId: string, prefix: string): Promise<number> {
+  const outside = await ctx.numbers?.next(orgId, prefix);
+  if (outside !== undefined) return outside;
   const [row] = await ctx.compiled.run<{ value: number }>("next number", [orgId, prefix, 1], () =>
     ctx.db
       .insertInto("counters")

@@ -12,6 +12,7 @@ import type { SqliteDocumentStreams } from "./document-streams.js";
 import { Expressions } from "./expressions.js";
 import type { KeptRecords } from "./kept-records.js";
 import { ListShapes } from "./list-shapes.js";
+import type { NumbersOutside } from "./numbers.js";
 import * as orgs from "./orgs-and-users.js";
 import * as lists from "./record-lists.js";
 import * as records from "./records.js";
@@ -53,6 +54,8 @@ export class SqlStore implements Store {
     /** What has been committed (the root store of a SQLite file or of PostgreSQL). */
     readonly changes?: Changes,
     streams?: SqliteDocumentStreams,
+    /** On PostgreSQL: where transactions take display ids' numbers (./numbers.ts). */
+    private readonly numbers?: NumbersOutside,
   ) {
     this.#db = db;
     this.#compiled = compiled ?? new CompiledQueries(db);
@@ -63,6 +66,7 @@ export class SqlStore implements Store {
       shapes: new ListShapes(dialect === "postgres"),
       compiled: this.#compiled,
       ...(streams ? { streams } : {}),
+      ...(numbers && db.isTransaction ? { numbers: numbers.forTransaction() } : {}),
     };
   }
 
@@ -74,7 +78,20 @@ export class SqlStore implements Store {
     if (this.#db.isTransaction) return fn(this);
     return this.#db
       .transaction()
-      .execute((trx) => fn(new SqlStore(trx, this.dialect, undefined, this.#compiled.on(trx), this.kept)));
+      .execute((trx) =>
+        fn(
+          new SqlStore(
+            trx,
+            this.dialect,
+            undefined,
+            this.#compiled.on(trx),
+            this.kept,
+            undefined,
+            undefined,
+            this.numbers,
+          ),
+        ),
+      );
   }
 
   /**
@@ -105,6 +122,7 @@ export class SqlStore implements Store {
     if (this.#db.isTransaction) throw new Error("close() is for the root store, not a transaction");
     this.#ctx.streams?.close();
     await this.changes?.close?.();
+    await this.numbers?.close();
     await this.#db.destroy();
   }
 

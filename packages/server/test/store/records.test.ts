@@ -96,7 +96,8 @@ describeStores("store records", (env) => {
         client_id: "cli",
         requested_token_type: "aat",
       });
-      expect(second.display_id).toBe("TOKEN-2");
+      // The conflict's number is given again on SQLite; PostgreSQL took it outside (src/store/numbers.ts).
+      expect(second.display_id).toBe(env.store.dialect === "postgres" ? "TOKEN-3" : "TOKEN-2");
       const list = (filter: { requested_token_type?: string; client_id?: string }) =>
         env.store
           .listTokens(actor.orgId, { subject: actor.user.id, ...filter })
@@ -267,8 +268,11 @@ describeStores("store records", (env) => {
       const t = await tag(actor, "urgent");
       expect(t.display_id).toBe("TAG-1");
       await expectStoreError(tag(actor, "urgent"), "conflict", "name");
-      // A failed create leaves nothing behind, not even a used number.
-      expect((await tag(actor, "later")).display_id).toBe("TAG-2");
+      // A failed create leaves nothing behind; on SQLite not even a used number, while PostgreSQL took the
+      // number outside the transaction (src/store/numbers.ts), where it stays used.
+      expect((await tag(actor, "later")).display_id).toBe(
+        env.store.dialect === "postgres" ? "TAG-3" : "TAG-2",
+      );
       await tag(other, "urgent");
       await tag(actor, "urgent", "not_a_tag");
     });

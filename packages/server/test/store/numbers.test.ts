@@ -1,0 +1,96 @@
+// Display ids' numbers on PostgreSQL (src/store/numbers.ts): taken outside the transaction that uses them, so
+// creates in one organization do not wait for each other's commits; taken inside it when the counter's row is
+// locked by a transaction, which then goes on waiting for that lock where PostgreSQL sees it. PostgreSQL only
+// (DATABASE_URL); SQLite has one writer, whose transactions number inside themselves.
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dropPostgresSchema, openStore } from "../../src/store/open.js";
+import type { Actor, Store } from "../../src/store/types.js";
+import { DATABASE_URL, randomSchema } from "./suite.js";
+
+if (!DATABASE_URL) console.warn("numbers: DATABASE_URL is not set; its tests are skipped");
+
+describe.skipIf(!DATABASE_URL)("display ids' numbers on postgres", () => {
+  const url = DATABASE_URL ?? "";
+  const schema = randomSchema();
+  const admin = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
+  let store: Store;
+  let actor: Actor;
+  const work = (on: Store, title: string) =>
+    on.createRecord(actor, { kind: "work", idType: "issue", prefix: "ISS", label: title, data: { title } });
+  // Whether `promise` settles within `ms` (the others have a second of this busy machine to get there).
+  const within = (promise: Promise<unknown>, ms: number) =>
+    Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
+
+  beforeAll(async () => {
+    store = await openStore({ databaseUrl: url, postgresSchema: schema });
+    await admin.connect();
+    const org = await store.createOrg("Numbers");
+    const user = await store.createDevUser(org, { email: "ada@example.com", full_name: "Ada Lovelace" });
+    actor = { orgId: org.id, orgNumber: org.number, user };
+  });
+  afterAll(async () => {
+    await admin.end();
+    await store?.close();
+    await dropPostgresSchema(url, schema);
+  });
+
+  it("does not make a create wait for another transaction's commit in the same organization", async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let numbered = () => {};
+    const first = new Promise<void>((resolve) => {
+      numbered = resolve;
+    });
+    const open = store.transaction(async (tx) => {
+      const made = await work(tx, "held open");
+      numbered();
+      await held;
+      return made;
+    });
+    await first;
+    // Numbered in its own counter's row, it would wait for the open transaction's commit.
+    const second = work(store, "not waiting");
+    expect(await within(second, 5_000)).toBe(true);
+    release();
+    const [a, b] = [await open, await second];
+    expect(a.display_id).not.toBe(b.display_id);
+    expect([a.display_id, b.display_id].sort()).toEqual(["ISS-1", "ISS-2"]);
+  });
+
+  it("numbers inside a transaction when the counter's row is locked, and waits for it there", async () => {
+    await admin.query("begin");
+    await admin.query("update counters set value = value + 10 where org_id = $1 and prefix = 'ISS'", [
+      actor.orgId,
+    ]);
+    const waiting = store.transaction(async (tx) => [await work(tx, "a"), await work(tx, "b")]);
+    // It waits for the lock on its own connection, as PostgreSQL sees (and would break a circle of).
+    expect(await within(waiting, 300)).toBe(false);
+    const blocked = await admin.query(
+      "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+    );
+    expect(blocked.rows[0].n).toBeGreaterThanOrEqual(1);
+    await admin.query("commit");
+    const [a, b] = await waiting;
+    expect([a?.display_id, b?.display_id]).toEqual(["ISS-13", "ISS-14"]);
+    // The next transaction takes its number outside again.
+    expect((await work(store, "c")).display_id).toBe("ISS-15");
+  });
+
+  it("numbers inside the transaction that holds the counter itself, without waiting for itself", async () => {
+    const other = await store.createOrg("Copied into");
+    const copied = await store.transaction(async (tx) => {
+      // As a sandbox's copy does: the new organization's counters written by this transaction.
+      const from = await tx.getOrg(actor.orgId);
+      if (!from) throw new Error("the first organization is gone");
+      const user = await tx.sandboxes().copyOrg(from, other);
+      return tx.createRecord(
+        { orgId: other.id, orgNumber: other.number, user },
+        { kind: "work", idType: "issue", prefix: "ISS", label: "copy", data: {} },
+      );
+    });
+    expect(copied.display_id).toBe("ISS-16");
+  });
+});
