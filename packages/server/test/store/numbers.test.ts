@@ -4,6 +4,7 @@
 // (DATABASE_URL); SQLite has one writer, whose transactions number inside themselves.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OUTSIDE_PER_TRANSACTION } from "../../src/store/numbers.js";
 import { dropPostgresSchema, openStore } from "../../src/store/open.js";
 import type { Actor, Store } from "../../src/store/types.js";
 import { DATABASE_URL, randomSchema } from "./suite.js";
@@ -79,7 +80,35 @@ describe.skipIf(!DATABASE_URL)("display ids' numbers on postgres", () => {
     expect((await work(store, "c")).display_id).toBe("ISS-15");
   });
 
+  it("takes the numbers of a transaction that numbers many records inside it, past the first ones", async () => {
+    const before = Number((await work(store, "before")).display_id.slice("ISS-".length));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let numbered = () => {};
+    const bulkNumbered = new Promise<void>((resolve) => {
+      numbered = resolve;
+    });
+    const bulk = store.transaction(async (tx) => {
+      const made = [];
+      for (let i = 0; i < OUTSIDE_PER_TRANSACTION + 2; i++) made.push(await work(tx, `bulk ${i}`));
+      numbered();
+      await held;
+      return made;
+    });
+    await bulkNumbered;
+    // The bulk transaction now holds the counter's row: a create in the organization waits for its commit.
+    const after = work(store, "after");
+    expect(await within(after, 300)).toBe(false);
+    release();
+    const made = await bulk;
+    expect(made.map((record) => record.display_id)).toEqual(made.map((_, i) => `ISS-${before + 1 + i}`));
+    expect((await after).display_id).toBe(`ISS-${before + made.length + 1}`);
+  });
+
   it("numbers inside the transaction that holds the counter itself, without waiting for itself", async () => {
+    const last = Number((await work(store, "last")).display_id.slice("ISS-".length));
     const other = await store.createOrg("Copied into");
     const copied = await store.transaction(async (tx) => {
       // As a sandbox's copy does: the new organization's counters written by this transaction.
@@ -91,6 +120,7 @@ describe.skipIf(!DATABASE_URL)("display ids' numbers on postgres", () => {
         { kind: "work", idType: "issue", prefix: "ISS", label: "copy", data: {} },
       );
     });
-    expect(copied.display_id).toBe("ISS-16");
+    // The copy's counter continues from the first organization's.
+    expect(copied.display_id).toBe(`ISS-${last + 1}`);
   });
 });
