@@ -76,7 +76,7 @@ export async function startStandIn(options: StandInOptions = {}): Promise<StandI
     // else writes yet, so this process's own connection writes them beside an idle write thread.)
     if (options.sandboxTemplate ?? true) {
       const services = sandboxServices(sandboxSettingsOf(config));
-      await prepareDemoTemplate(running.store, services.seedDemo);
+      await prepareDemoTemplate(running.store, services);
       await spareSandboxes(running.store, services, () => false).wanted();
     }
     let stopped: Promise<void> | undefined;

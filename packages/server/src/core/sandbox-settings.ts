@@ -28,6 +28,11 @@ export interface SandboxServices {
    * any write is being served there (spares are made only while none is). Called by the executor.
    */
   keepSpares?: (store: Store, busy: () => boolean) => SpareKeeper;
+  /**
+   * A new, empty SQLite store in memory, to seed the demo data set in apart (closed by the caller): on
+   * PostgreSQL the template is seeded there and its rows written in a few statements (see demoTemplate).
+   */
+  scratchStore?: () => Promise<Store>;
   /** The keeper of this thread's spares, once the executor has made it. */
   spares?: SpareKeeper;
 }

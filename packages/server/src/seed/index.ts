@@ -17,6 +17,7 @@ import { theContract } from "../core/contract.js";
 import type { DemoSeeder, SandboxServices } from "../core/sandbox-settings.js";
 import { storeSession } from "../operations/observability.js";
 import { spareSandboxes } from "../operations/sandboxes.js";
+import { openStore } from "../store/open.js";
 import type { DevUser, Org, Store } from "../store/types.js";
 import { type Call, seedCaller } from "./calls.js";
 import { makeSchedules, makeSlas, makeSurveys } from "./configuration.js";
@@ -118,6 +119,7 @@ export function sandboxServices(settings: SandboxSettings): SandboxServices {
     settings,
     seedDemo,
     keepSpares: (store, busy) => spareSandboxes(store, { settings }, busy),
+    scratchStore: () => openStore({ dataDir: ":memory:" }),
   };
 }
 

@@ -4,6 +4,7 @@
 // 0010_sandboxes (./sandbox-migration.ts); they are typed here, beside the store's own tables.
 import { type Generated, type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { decodeCursor, encodeCursor, listHash } from "./cursors.js";
+import { type OrgRows, readOrgRows, writeOrgRows } from "./org-rows.js";
 import { now, toDevUser, toOrg } from "./rows.js";
 import type { SqlContext } from "./sql-context.js";
 import type { DB, DevUsersTable } from "./tables.js";
@@ -304,6 +305,16 @@ export class SandboxStore implements SandboxQueries {
     // An empty range is not kept: a template is read before its records are made only by a fault.
     if (range.last >= range.first) templateRanges.set(orgId, range);
     return range;
+  }
+
+  /** The rows of organization `org`, to be written into another store's (see ./org-rows.ts). */
+  orgRows(org: Org): Promise<OrgRows> {
+    return readOrgRows(this.#ctx, org);
+  }
+
+  /** Writes rows read out of another store into the empty organization `to` (see ./org-rows.ts). */
+  writeOrgRows(rows: OrgRows, to: Org): Promise<void> {
+    return writeOrgRows(this.#ctx, rows, to);
   }
 
   /** The planner's statistics after a bulk load, where a transaction may gather them (PostgreSQL). */

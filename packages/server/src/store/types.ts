@@ -2,6 +2,7 @@
 // (better-sqlite3, the embedded default) and on PostgreSQL (pg), both through Kysely; the same tests run
 // against both. Everything is scoped to a dev organization: no method reads or writes across organizations.
 import type { Changes, Snapshot } from "./changes.js";
+import type { OrgRows } from "./org-rows.js";
 
 /** A user summary as records carry it (`created_by`, `owned_by`...). */
 export interface UserRef {
@@ -374,6 +375,10 @@ export interface SandboxQueries {
   firstUser(orgId: string): Promise<DevUser>;
   /** Copies everything of organization `from` into the empty organization `to`; answers the copy of its first user. */
   copyOrg(from: Org, to: Org): Promise<DevUser>;
+  /** The rows of organization `org`, to be written into another store's (see ./org-rows.ts). */
+  orgRows(org: Org): Promise<OrgRows>;
+  /** Writes rows read out of another store into the empty organization `to` (see ./org-rows.ts). */
+  writeOrgRows(rows: OrgRows, to: Org): Promise<void>;
   /** The planner's statistics after a bulk load, where a transaction may gather them (PostgreSQL). */
   analyze(): Promise<void>;
 }
