@@ -5,19 +5,7 @@
 // few multi-row inserts. Within one database, SandboxStore.copyOrg copies in SQL instead.
 import type { SqlContext } from "./sql-context.js";
 import type { DB } from "./tables.js";
-import type { Org } from "./types.js";
-
-type Row<T extends keyof DB> = { [K in keyof DB[T]]: unknown };
-
-/** What `readOrgRows` reads: the rows of each table, as the store gave them, and the organization's number. */
-export interface OrgRows {
-  number: number;
-  devUsers: Array<Row<"dev_users">>;
-  counters: Array<Row<"counters">>;
-  /** In insertion order, each document as JSON text. */
-  records: Array<Omit<Row<"records">, "seq">>;
-  tokens: Array<Row<"tokens">>;
-}
+import type { Org, OrgRows } from "./types.js";
 
 /** The rows of organization `org`. */
 export async function readOrgRows({ db }: SqlContext, org: Org): Promise<OrgRows> {

@@ -4,7 +4,7 @@
 // 0010_sandboxes (./sandbox-migration.ts); they are typed here, beside the store's own tables.
 import { type Generated, type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { decodeCursor, encodeCursor, listHash } from "./cursors.js";
-import { type OrgRows, readOrgRows, writeOrgRows } from "./org-rows.js";
+import { readOrgRows, writeOrgRows } from "./org-rows.js";
 import { now, toDevUser, toOrg } from "./rows.js";
 import type { SqlContext } from "./sql-context.js";
 import type { DB, DevUsersTable } from "./tables.js";
@@ -13,6 +13,7 @@ import type {
   JournalRow,
   NewJournalEntry,
   Org,
+  OrgRows,
   PageOf,
   PageRequest,
   SandboxQueries,

@@ -2,7 +2,6 @@
 // (better-sqlite3, the embedded default) and on PostgreSQL (pg), both through Kysely; the same tests run
 // against both. Everything is scoped to a dev organization: no method reads or writes across organizations.
 import type { Changes, Snapshot } from "./changes.js";
-import type { OrgRows } from "./org-rows.js";
 
 /** A user summary as records carry it (`created_by`, `owned_by`...). */
 export interface UserRef {
@@ -344,6 +343,19 @@ export interface PageRequest {
 }
 
 /** The sandbox queries (./sandboxes.ts), on the store's connection or transaction. */
+/**
+ * An organization's rows read out of one store, to be written into another's (./org-rows.ts): the rows of
+ * each table as that store gave them (the records in insertion order, each document as JSON text), and the
+ * organization's number.
+ */
+export interface OrgRows {
+  number: number;
+  devUsers: Array<Record<string, unknown>>;
+  counters: Array<Record<string, unknown>>;
+  records: Array<Record<string, unknown>>;
+  tokens: Array<Record<string, unknown>>;
+}
+
 export interface SandboxQueries {
   insert(row: SandboxRow & { org_number: number }): Promise<void>;
   /** The sandbox whose organization is `orgId` (whoever made it), if that organization is a sandbox. */
