@@ -1,8 +1,8 @@
 // On PostgreSQL, the numbers of display ids (ISS-41, TAG-7...) are taken outside the transaction that uses
 // them. A counter's row taken inside it stays locked until that transaction commits, so every create of the
 // same kind in one organization ran one after another, each holding the row across its remaining statements
-// and its commit: 20 writers creating works in one organization spent most of their time waiting for that
-// lock (`Lock:transactionid` on the counters' upsert in pg_stat_activity) and got about 200 creates a second.
+// and its commit: ten callers creating work items in one organization spent most of their time waiting for
+// that lock (`Lock:transactionid` on the counters' upsert in pg_stat_activity), about 200 creates a second.
 // Taken on a connection of its own (./own-connection.ts), the row is locked for the one statement.
 //
 // What that changes: a create rolled back leaves its number unused (display ids may have gaps, as a sequence's
