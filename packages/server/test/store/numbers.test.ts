@@ -19,6 +19,14 @@ describe.skipIf(!DATABASE_URL)("display ids' numbers on postgres", () => {
   let actor: Actor;
   const work = (on: Store, title: string) =>
     on.createRecord(actor, { kind: "work", idType: "issue", prefix: "ISS", label: title, data: { title } });
+  // A promise and the function that fulfils it (Promise.withResolvers is not in Node 20).
+  const signal = (): [Promise<void>, () => void] => {
+    let fulfil = () => {};
+    const promise = new Promise<void>((resolve) => {
+      fulfil = resolve;
+    });
+    return [promise, fulfil];
+  };
   // Whether `promise` settles within `ms` (the others have a second of this busy machine to get there).
   const within = (promise: Promise<unknown>, ms: number) =>
     Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
@@ -37,14 +45,8 @@ describe.skipIf(!DATABASE_URL)("display ids' numbers on postgres", () => {
   });
 
   it("does not make a create wait for another transaction's commit in the same organization", async () => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let numbered = () => {};
-    const first = new Promise<void>((resolve) => {
-      numbered = resolve;
-    });
+    const [held, release] = signal();
+    const [first, numbered] = signal();
     const open = store.transaction(async (tx) => {
       const made = await work(tx, "held open");
       numbered();
@@ -82,14 +84,8 @@ describe.skipIf(!DATABASE_URL)("display ids' numbers on postgres", () => {
 
   it("takes the numbers of a transaction that numbers many records inside it, past the first ones", async () => {
     const before = Number((await work(store, "before")).display_id.slice("ISS-".length));
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let numbered = () => {};
-    const bulkNumbered = new Promise<void>((resolve) => {
-      numbered = resolve;
-    });
+    const [held, release] = signal();
+    const [bulkNumbered, numbered] = signal();
     const bulk = store.transaction(async (tx) => {
       const made = [];
       for (let i = 0; i < OUTSIDE_PER_TRANSACTION + 2; i++) made.push(await work(tx, `bulk ${i}`));
