@@ -156,8 +156,20 @@ function errorTypeLinks(doc, types) {
   );
 }
 
+/** everyOperationsErrorTypes' answer per contract: each operation's part asks, and the answer reads them all. */
+const errorTypesOfEvery = new WeakMap();
+
 /** The error types every operation lists (its `x-error-types`). */
 function everyOperationsErrorTypes(doc) {
+  let types = errorTypesOfEvery.get(doc);
+  if (!types) {
+    types = errorTypesEveryOperationLists(doc);
+    errorTypesOfEvery.set(doc, types);
+  }
+  return types;
+}
+
+function errorTypesEveryOperationLists(doc) {
   const lists = Object.values(doc.paths ?? {}).flatMap((item) =>
     Object.values(item ?? {})
       .filter((operation) => operation?.responses)
