@@ -15,9 +15,17 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/
 
 type Violation = { id: string; impact: string; nodes: Array<{ target: string[] }> };
 
-/** axe's violations on `page` now, each as `rule (impact): where`. */
+/**
+ * axe's violations on `page` now, each as `rule (impact): where`. Every part of the page is laid out for the
+ * audit: the page lays out the parts out of view only as they come near it (content-visibility: auto, see
+ * page.css), and axe reads colors and contrast from the layout, which such a part does not have yet. So the
+ * audit sees every part as a reader scrolled to it would.
+ */
 async function violations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: axeSource });
+  if (!(await page.evaluate(() => "axe" in window))) {
+    await page.addScriptTag({ content: axeSource });
+    await page.addStyleTag({ content: "section { content-visibility: visible !important; }" });
+  }
   const found = await page.evaluate(
     async () =>
       (await (window as unknown as { axe: { run: () => Promise<{ violations: Violation[] }> } }).axe.run())
