@@ -86,12 +86,21 @@ export function consoleData(doc, operations) {
   return { operations: operations.map((operation) => consoleOperation(doc, operation)), schemas };
 }
 
-/** The error types the contract defines: type -> the name of its schema (`dev_org_deactivated` -> ErrorDevOrgDeactivated). */
+/** errorTypes' answer per contract: the page asks once per operation. */
+const errorTypesOf = new WeakMap();
+
+/**
+ * The error types the contract defines: type -> the name of its schema (`dev_org_deactivated` ->
+ * ErrorDevOrgDeactivated). One map per contract, shared by every caller: read it, never change it.
+ */
 export function errorTypes(doc) {
-  const out = new Map();
+  let out = errorTypesOf.get(doc);
+  if (out) return out;
+  out = new Map();
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) {
     const type = schema.properties?.type?.const;
     if (typeof type === "string" && /^Error/.test(name)) out.set(type, name);
   }
+  errorTypesOf.set(doc, out);
   return out;
 }
