@@ -44,21 +44,27 @@ export interface CheckpointThread {
 }
 
 /**
- * Starts the checkpoint thread of the SQLite file `file`, which is in WAL mode and open (its wal-index file
- * exists while a connection is open). `warn`: where its failures go.
+ * The checkpoint thread of the SQLite file `file`, which is in WAL mode and open (its wal-index file exists
+ * while a connection is open). `warn`: where its failures go. The thread itself starts with the first
+ * checkpoint asked for: a server that has not written CHECKPOINT_FRAMES frames yet (one that only reads, or
+ * was just started) does not hold a thread's isolate and connection for nothing.
  */
 export function startCheckpointThread(file: string, warn: (message: string) => void): CheckpointThread {
   const signal = new Int32Array(new SharedArrayBuffer(12));
   const index = openSync(`${file}-shm`, "r");
   const header = Buffer.alloc(WAL_INDEX_BYTES);
-  const thread = new Worker(threadScript("store/checkpoint-thread"), { workerData: { file, signal } });
-  thread.on("message", (message: { failed: string }) =>
-    warn(`store: WAL checkpoint failed: ${message.failed}`),
-  );
-  thread.on("error", (error) => warn(`store: the checkpoint thread stopped: ${error.message}`));
-  // The thread must not keep the process alive: the store's close() stops it, an exit does not wait for it.
-  thread.unref();
-  const exited = new Promise<void>((resolve) => thread.once("exit", () => resolve()));
+  let exited: Promise<void> | undefined;
+  /** Starts the thread: its loop runs the checkpoints asked for before it began (see checkpointLoop). */
+  const start = () => {
+    const thread = new Worker(threadScript("store/checkpoint-thread"), { workerData: { file, signal } });
+    thread.on("message", (message: { failed: string }) =>
+      warn(`store: WAL checkpoint failed: ${message.failed}`),
+    );
+    thread.on("error", (error) => warn(`store: the checkpoint thread stopped: ${error.message}`));
+    // The thread must not keep the process alive: the store's close() stops it, an exit does not wait for it.
+    thread.unref();
+    exited = new Promise<void>((resolve) => thread.once("exit", () => resolve()));
+  };
   return {
     committed() {
       if (Atomics.load(signal, RUNNING) !== 0) return;
@@ -66,7 +72,8 @@ export function startCheckpointThread(file: string, warn: (message: string) => v
       if (read < WAL_INDEX_BYTES || (pendingFrames(header) ?? 0) < CHECKPOINT_FRAMES) return;
       Atomics.store(signal, RUNNING, 1);
       Atomics.add(signal, ASKED, 1);
-      Atomics.notify(signal, ASKED);
+      if (exited) Atomics.notify(signal, ASKED);
+      else start();
     },
     async close() {
       Atomics.store(signal, STOP, 1);
