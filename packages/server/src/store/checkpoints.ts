@@ -49,7 +49,7 @@ export interface CheckpointThread {
  * checkpoint asked for: a server that has not written CHECKPOINT_FRAMES frames yet (one that only reads, or
  * was just started) does not hold a thread's isolate and connection for nothing.
  */
-export function startCheckpointThread(file: string, warn: (message: string) => void): CheckpointThread {
+export function checkpointThread(file: string, warn: (message: string) => void): CheckpointThread {
   const signal = new Int32Array(new SharedArrayBuffer(12));
   const index = openSync(`${file}-shm`, "r");
   const header = Buffer.alloc(WAL_INDEX_BYTES);

@@ -18,7 +18,7 @@ import {
   sql,
 } from "kysely";
 import { type Counts, DatabaseChanges, FileChanges } from "./changes.js";
-import { BACKSTOP_FRAMES, type CheckpointMode, startCheckpointThread } from "./checkpoints.js";
+import { BACKSTOP_FRAMES, type CheckpointMode, checkpointThread } from "./checkpoints.js";
 import { CredentialsCache } from "./credentials.js";
 import { SqliteDocumentStreams } from "./document-streams.js";
 import { KeptRecords } from "./kept-records.js";
@@ -159,9 +159,7 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
   // stops every core running a thread of the process. Under a writer, a create cost 1,078-1,246 µs of CPU
   // mapped, 768-792 µs not; the large answers that gain from a map have connections of their own.
   const thread =
-    checkpoints === "thread"
-      ? startCheckpointThread(file, (message) => options.logger?.warn(message))
-      : undefined;
+    checkpoints === "thread" ? checkpointThread(file, (message) => options.logger?.warn(message)) : undefined;
   const split = new Kysely<DB>({
     dialect: new SplitSqliteDialect(
       writer,
