@@ -3,7 +3,7 @@
 // to MIGRATIONS under a name that sorts after the existing ones, never edited once released.
 import { type Kysely, type Migration, type MigrationProvider, type RawBuilder, sql } from "kysely";
 import type { DialectName } from "./dialect.js";
-import { postgresChanges, postgresChangesAtCommit } from "./postgres-changes.js";
+import { postgresChanges, postgresChangesAtCommit, postgresCountSlots } from "./postgres-changes.js";
 import { sandboxesMigration, sandboxSparesMigration } from "./sandbox-migration.js";
 import type { DB } from "./tables.js";
 
@@ -23,6 +23,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     "0010_sandboxes": sandboxesMigration(dialect),
     "0011_postgres_changes_at_commit": dialect === "postgres" ? postgresChangesAtCommit() : NOTHING,
     "0012_sandbox_spares": sandboxSparesMigration(dialect),
+    "0013_postgres_count_slots": dialect === "postgres" ? postgresCountSlots() : NOTHING,
   };
   return { getMigrations: async () => migrations };
 }

@@ -23,7 +23,7 @@ import { CredentialsCache } from "./credentials.js";
 import { SqliteDocumentStreams } from "./document-streams.js";
 import { KeptRecords } from "./kept-records.js";
 import { type DialectName, migrationProvider } from "./migrations.js";
-import { NEXT_NUMBER, NUMBERS_CONNECTION_OPTIONS, NumbersOutside } from "./numbers.js";
+import { NEXT_NUMBERS, NUMBERS_CONNECTION_OPTIONS, NumbersOutside } from "./numbers.js";
 import { OwnConnection } from "./own-connection.js";
 import { SqlStore } from "./sql-store.js";
 import { SplitSqliteDialect, type WritesInFlight, withStatementCache } from "./sqlite-split.js";
@@ -249,7 +249,7 @@ async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Pro
     );
   const changes = postgresCounts(own("workapi_counts", COUNTS_STATEMENT.compile(db)));
   const numbers = new NumbersOutside(
-    own("workapi_numbers", NEXT_NUMBER.compile(db), NUMBERS_CONNECTION_OPTIONS),
+    own("workapi_numbers", NEXT_NUMBERS.compile(db), NUMBERS_CONNECTION_OPTIONS),
   );
   return new SqlStore(
     db,
@@ -265,11 +265,13 @@ async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Pro
 
 /**
  * Every count in one statement, shared by the requests of a turn (see DatabaseChanges), as one value: the
- * credentials count, then each family's as `kind=n`, separated by spaces (kinds hold no spaces). A row per
- * family cost the driver about 10% of a kept read's CPU profile in parsing them.
+ * credentials count, then each family's as `kind=n`, separated by spaces (kinds hold no spaces); each count
+ * is the sum of its slots' rows (migration 0013_postgres_count_slots). A row per family cost the driver about
+ * 10% of a kept read's CPU profile in parsing them.
  */
-const COUNTS_STATEMENT = sql<{ counts: string }>`select (select n from credential_changes)::text
-    || coalesce((select string_agg(' ' || kind || '=' || n, '') from kept_record_changes), '') as counts`;
+const COUNTS_STATEMENT = sql<{ counts: string }>`select (select sum(n) from credential_changes)::text
+    || coalesce((select string_agg(' ' || kind || '=' || n, '') from
+      (select kind, sum(n) as n from kept_record_changes group by kind) as counts), '') as counts`;
 
 /** PostgreSQL's change counts, read with COUNTS_STATEMENT on `counts`, a connection of their own. */
 function postgresCounts(counts: OwnConnection): DatabaseChanges {

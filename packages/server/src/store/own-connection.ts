@@ -37,17 +37,22 @@ export class OwnConnection {
   /** The reads asked for, in turn: the last one's end. */
   #queue: Promise<unknown> = Promise.resolve();
 
+  /** The first column of the statement's first row (undefined when it has none); see `rows`. */
+  async read(parameters: readonly unknown[] = []): Promise<unknown> {
+    return (await this.rows(parameters))[0]?.[0];
+  }
+
   /**
-   * The first column of the statement's first row (undefined when it has none). Reads asked for while one
-   * runs wait their turn here: pg's client queues them too, but warns that it will stop doing so.
+   * The statement's rows, each an array of its columns. Reads asked for while one runs wait their turn here:
+   * pg's client queues them too, but warns that it will stop doing so.
    */
-  read(parameters: readonly unknown[] = []): Promise<unknown> {
+  rows(parameters: readonly unknown[] = []): Promise<unknown[][]> {
     const turn = this.#queue.then(() => this.#logged(parameters));
     this.#queue = turn.catch(() => {});
     return turn;
   }
 
-  async #logged(parameters: readonly unknown[]): Promise<unknown> {
+  async #logged(parameters: readonly unknown[]): Promise<unknown[][]> {
     if (!this.log) return this.#read(parameters);
     const started = performance.now();
     const query = { ...this.statement, parameters };
@@ -62,7 +67,7 @@ export class OwnConnection {
     }
   }
 
-  async #read(parameters: readonly unknown[]): Promise<unknown> {
+  async #read(parameters: readonly unknown[]): Promise<unknown[][]> {
     const connecting = this.#connected();
     const client = await connecting;
     try {
@@ -72,7 +77,7 @@ export class OwnConnection {
         values: [...parameters],
         rowMode: "array",
       });
-      return rows[0]?.[0];
+      return rows;
     } catch (error) {
       // A statement that failed on a sound connection (a lock not granted in time, say) leaves it usable; any
       // other failure (the backend gone, the connection lost, the client not told yet) connects anew next time.

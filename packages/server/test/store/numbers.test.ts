@@ -1,6 +1,7 @@
 // Display ids' numbers on PostgreSQL (src/store/numbers.ts): taken outside the transaction that uses them, so
 // creates in one organization do not wait for each other's commits; taken inside it when the counter's row is
-// locked by a transaction, which then goes on waiting for that lock where PostgreSQL sees it. PostgreSQL only
+// locked by a transaction, which then goes on waiting for that lock where PostgreSQL sees it; numbers asked for
+// together are taken by one statement, a locked counter failing only its own askers. PostgreSQL only
 // (DATABASE_URL); SQLite has one writer, whose transactions number inside themselves.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -101,6 +102,65 @@ describe.skipIf(!DATABASE_URL)("display ids' numbers on postgres", () => {
     const made = await bulk;
     expect(made.map((record) => record.display_id)).toEqual(made.map((_, i) => `ISS-${before + 1 + i}`));
     expect((await after).display_id).toBe(`ISS-${before + made.length + 1}`);
+  });
+
+  it("takes the numbers asked for together in one statement, each number once", async () => {
+    // A store of its own, whose log shows the statements its numbers connection ran.
+    const statements: unknown[][] = [];
+    const logged = await openStore({
+      databaseUrl: url,
+      postgresSchema: schema,
+      log: (event) => {
+        if (event.level === "query" && event.query.sql.startsWith("insert into counters as c")) {
+          statements.push([...event.query.parameters]);
+        }
+      },
+    });
+    try {
+      const org = await logged.createOrg("Numbered together");
+      const user = await logged.createDevUser(org, { email: "bo@example.com", full_name: "Bo" });
+      const by = { orgId: org.id, orgNumber: org.number, user };
+      const make = (prefix: string, i: number) =>
+        logged.createRecord(by, { kind: "work", idType: prefix, prefix, label: `${prefix} ${i}`, data: {} });
+      statements.length = 0;
+      const made = await Promise.all(
+        Array.from({ length: 24 }, (_, i) => make(i % 3 === 0 ? "TKT" : "ISS", i)),
+      );
+      const numbers = (prefix: string) =>
+        made
+          .filter((record) => record.display_id.startsWith(`${prefix}-`))
+          .map((record) => Number(record.display_id.slice(prefix.length + 1)))
+          .sort((a, b) => a - b);
+      // Every number once (the creates ask in the order their transactions began).
+      expect(numbers("ISS")).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+      expect(numbers("TKT")).toEqual(Array.from({ length: 8 }, (_, i) => i + 1));
+      // Fewer statements than numbers: those asked while one ran were taken by the next, several counters at once.
+      expect(statements.length).toBeLessThan(24);
+      expect(statements.some(([orgs]) => (orgs as unknown[]).length === 2)).toBe(true);
+    } finally {
+      await logged.close();
+    }
+  });
+
+  it("takes the other counters' numbers outside when one counter's row is locked", async () => {
+    const org = await store.createOrg("One counter locked");
+    const user = await store.createDevUser(org, { email: "cy@example.com", full_name: "Cy" });
+    const by = { orgId: org.id, orgNumber: org.number, user };
+    const make = (prefix: string) =>
+      store.createRecord(by, { kind: "work", idType: prefix, prefix, label: prefix, data: {} });
+    await Promise.all([make("ISS"), make("TKT")]);
+    await admin.query("begin");
+    await admin.query("update counters set value = value + 10 where org_id = $1 and prefix = 'ISS'", [
+      org.id,
+    ]);
+    const locked = make("ISS");
+    const free = make("TKT");
+    // Asked together, the TKT number does not wait for the ISS counter's lock.
+    expect(await within(free, 5_000)).toBe(true);
+    expect(await within(locked, 300)).toBe(false);
+    await admin.query("commit");
+    expect((await free).display_id).toBe("TKT-2");
+    expect((await locked).display_id).toBe("ISS-12");
   });
 
   it("numbers inside the transaction that holds the counter itself, without waiting for itself", async () => {
