@@ -200,18 +200,24 @@ const AT_COMMIT_FUNCTIONS = {
 };
 
 /** How many rows each count is spread over (migration 0013). */
-export const COUNT_SLOTS = 16;
+export const COUNT_SLOTS = 8;
 
 /**
  * Migration 0013_postgres_count_slots: each count spread over COUNT_SLOTS rows, its value their sum. With one
  * row per count, every transaction that changed a family held that row's lock from its commit's update until
- * its commit was flushed to disk, so the writes of a family committed one at a time, each waiting for the
- * previous one's flush: ten callers creating work items (in one organization or in ten) got about 700 a
- * second, the database's processes idle, and PostgreSQL could not flush several commits at once. Now a
+ * its commit was flushed to disk, so the writes of a family committed one at a time across the whole
+ * database (every organization, every server process), each after the previous one's flush, and PostgreSQL
+ * could not flush several commits at once: a family's writes were capped at one per flush. Now a
  * transaction moves the row of its slot (its transaction id modulo COUNT_SLOTS) for each count it moves,
  * still the credentials' first and then the families' in the order of their names, so none waits for
- * another in a circle; two transactions wait for each other only when they share a slot. Replaying a
- * create's statements with pgbench (10 clients): 2,470 to about 4,200 transactions a second.
+ * another in a circle; two transactions wait for each other only when they share a slot. A work item's
+ * insert and commit replayed with pgbench (10 clients, on a 2-core machine whose disk flushes in about
+ * 0.1 ms): about 2,420 transactions a second with one row, 4,060 with eight (medians of three).
+ *
+ * More rows make the counts statement longer (./open.ts, once per turn of the event loop that has requests):
+ * over 21 families, 0.117 ms with one row each, about 0.13 ms with eight and 0.164 ms with sixteen (pgbench,
+ * every slot filled). Sixteen slots took 5-9% off works.get served from kept answers (alternated runs);
+ * eight gain as much on commits and cost no measurable reads.
  *
  * A count's sum only ever moves up, and moves with every committed change it counts, as one row's value did;
  * the counts are read as sums in one statement (one snapshot), so what ./changes.ts argues holds unchanged.
