@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OUTSIDE_PER_TRANSACTION } from "../../src/store/numbers.js";
 import { dropPostgresSchema, openStore } from "../../src/store/open.js";
 import type { Actor, Store } from "../../src/store/types.js";
-import { DATABASE_URL, randomSchema } from "./suite.js";
+import { DATABASE_URL, randomSchema, within } from "./suite.js";
 
 if (!DATABASE_URL) console.warn("numbers: DATABASE_URL is not set; its tests are skipped");
 
@@ -28,9 +28,6 @@ describe.skipIf(!DATABASE_URL)("display ids' numbers on postgres", () => {
     });
     return [promise, fulfil];
   };
-  // Whether `promise` settles within `ms` (the others have a second of this busy machine to get there).
-  const within = (promise: Promise<unknown>, ms: number) =>
-    Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
 
   beforeAll(async () => {
     store = await openStore({ databaseUrl: url, postgresSchema: schema });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropPostgresSchema, openStore } from "../../src/store/open.js";
 import { COUNT_SLOTS } from "../../src/store/postgres-changes.js";
 import type { Actor, Store } from "../../src/store/types.js";
-import { DATABASE_URL, randomSchema } from "./suite.js";
+import { DATABASE_URL, randomSchema, within } from "./suite.js";
 
 if (!DATABASE_URL) console.warn("postgres-changes: DATABASE_URL is not set; its tests are skipped");
 
@@ -33,9 +33,6 @@ describe.skipIf(!DATABASE_URL)("change counts spread over slots on postgres", ()
         ])
       ).rows[0].n,
     );
-  // Whether `promise` settles within `ms`.
-  const within = (promise: Promise<unknown>, ms: number) =>
-    Promise.race([promise.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
 
   beforeAll(async () => {
     store = await openStore({ databaseUrl: url, postgresSchema: schema });

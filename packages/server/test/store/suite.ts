@@ -13,6 +13,13 @@ import { type Actor, type Org, type Store, StoreError, type UserRef } from "../.
 export const DATABASE_URL = process.env.DATABASE_URL;
 export const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
+/** Whether `promise` settles within `ms` (true), or is still pending then (false). */
+export const within = (promise: Promise<unknown>, ms: number): Promise<boolean> =>
+  Promise.race([
+    promise.then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms)),
+  ]);
+
 export interface Target {
   options: OpenStoreOptions;
   /** Opening `options` again reaches the same database (false for `:memory:`). */
