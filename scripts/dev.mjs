@@ -61,7 +61,7 @@ const page = () =>
   existsSync(join(root, DOCS_FILE))
     ? readFileSync(join(root, DOCS_FILE), "utf8")
     : "<html><body></body></html>";
-/** Resolves once console.js is that of the page served: it is made after the page, and a request waits. */
+/** Resolves once console.js is that of the page served: it may be made after the page, and a request waits. */
 let consoleMade = Promise.resolve();
 const consoleScript = () =>
   consoleMade.then(() =>
@@ -147,19 +147,16 @@ async function requestCheck() {
 
 /**
  * Regenerates what the change reaches in one run of the generators, writing each one's files as soon as it has
- * made them. The docs page comes first: the generators' order starts it before the types and the client. Only
- * console.js waits until the open pages have painted the new page (they were told to reload as soon as it was
- * written), 700 ms at most: when the request checks change (an operation added, a request schema edited),
- * Ajv's compile of them on its thread, with esbuild's bundle of them, would otherwise take the two cores from
- * the page's reload. (With console.js made beside the page, a new operation showed in 1.55 s, median of 10
- * saves; after the page, 1.06 s, median of 5. The page loads console.js only when a console opens, and the dev
- * server holds that request until console.js is made.) The types, the client and the bundle's files no
- * longer wait: since the page lays out only what is in view, its reload leaves room for them. Two alternated
- * pairs of runs, 5 saves of each kind: the page shows a save 0.1-0.15 s later (medians 0.73-0.84 s against
- * 0.63-0.68 s), and those outputs are all written within 0.96 s of the save instead of up to 1.18 s, which
- * keeps every output but console.js within a second (console.js, when its checks change: 1.0-1.6 s). A
- * rewritten bundle restarts the reference server once the page has painted (1.5 s at most). Answers
- * { painted }, a promise that holds until then, which the lint and the review wait for too.
+ * made them; the generators' order starts the docs page first, then console.js (whose request checks, when a
+ * save changes them, are compiled on their own thread while the page is rendered and reloads), the types and
+ * the client. The reference server restarts on a rewritten bundle, and the lint and the review run (see
+ * onChange), only once every output is written and the open pages have painted the new page (1.5 s at most):
+ * each is a process of its own that would otherwise take the two cores from the outputs. console.js used to
+ * wait for the page to paint (up to 700 ms) and the restart to start then: a save that changed the request
+ * checks had console.js written 1.19-1.22 s after it (medians of 5 saves, scripts/dev/measure.mjs); compiled
+ * at once, only the changed part of the checks (./request-schemas.mjs), and with the restart after it,
+ * 0.88-0.92 s, the page showing the save as soon as before (0.66-0.77 s). Answers { painted }, a promise that
+ * holds until the regenerated page has painted, which the lint and the review wait for.
  */
 async function regenerate({ cache = true } = {}) {
   const started = performance.now();
@@ -167,17 +164,17 @@ async function regenerate({ cache = true } = {}) {
   const work = mkdtempSync(join(tmpdir(), "workapi-dev-"));
   const written = [];
   let pageDone;
-  /** Resolves with { painting, painted } once the docs generator is done: the open pages' first frame. */
+  /** Resolves with the open pages' first frame of the new page, once the docs generator is done. */
   const paged = new Promise((resolve) => {
     pageDone = resolve;
   });
-  const painting = () => paged.then((steps) => steps.painting);
-  const painted = () => paged.then((steps) => steps.painted);
+  const painted = () => paged.then((frame) => frame.painted);
   let consoleDone;
   consoleMade = new Promise((resolve) => {
     consoleDone = resolve;
   });
   const onProduced = (entry) => {
+    if (process.env.MEASURE_LOG) log(`[t] produced ${entry.generator.name} ${Date.now()}`);
     const paths = write(root, [entry]);
     written.push(...paths);
     if (paths.length) log(`rewrote ${paths.join(", ")} in ${elapsed()} ms`);
@@ -194,26 +191,16 @@ async function regenerate({ cache = true } = {}) {
       if (paths.length) {
         state.version += 1;
         pages.changed();
-        // The other outputs wait for the page's first frame up to 700 ms, the server's restart and the
-        // lint up to 1.5 s.
-        pageDone({
-          painting: pages.reached("painted", state.version, 700),
-          painted: pages.reached("painted", state.version, 1500),
-        });
-      } else pageDone({ painting: Promise.resolve(), painted: Promise.resolve() });
+        // The server's restart and the lint wait for the page's first frame up to 1.5 s.
+        pageDone({ painted: pages.reached("painted", state.version, 1500) });
+      } else pageDone({ painted: Promise.resolve() });
     }
-    if (paths.some((path) => path.startsWith("packages/spec/openapi"))) painted().then(restartServer);
   };
-  // Every generator as it is but console.js's, which waits for the page to paint.
-  const afterPage = (generator) =>
-    generator === consoleGenerator
-      ? { ...generator, generate: (options) => painting().then(() => generator.generate(options)) }
-      : generator;
   try {
-    await produce(root, work, { generators: generators.map(afterPage), cache, onProduced });
+    await produce(root, work, { generators, cache, onProduced });
   } catch (error) {
     // The docs generators may never have answered: nothing waits for the page or console.js.
-    pageDone({ painting: Promise.resolve(), painted: Promise.resolve() });
+    pageDone({ painted: Promise.resolve() });
     consoleDone();
     throw error;
   } finally {
@@ -222,6 +209,8 @@ async function regenerate({ cache = true } = {}) {
   state.broken = undefined;
   if (!written.length) log(`nothing changed (${elapsed()} ms)`);
   // In an object: an async function answering a promise would wait for it.
+  // The reference server restarts on a rewritten bundle once every output is written and the page has painted.
+  if (written.some((path) => path.startsWith("packages/spec/openapi"))) painted().then(restartServer);
   return { painted: painted() };
 }
 

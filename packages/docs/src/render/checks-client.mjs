@@ -11,7 +11,10 @@ export function startChecksThread() {
   return thread.start();
 }
 
-/** The generated request-check modules of `components` and `schemas` ({ bodies, queries }), from the thread. */
-export function compileChecks(components, schemas) {
-  return thread.run({ components, schemas });
+/**
+ * The generated request-check module of one `part` ('bodies' or 'queries') of checkedSchemas, { components,
+ * schemas }, from the thread: { name, source }.
+ */
+export function compileChecks(part, { components, schemas }) {
+  return thread.run({ part, components, schemas });
 }

@@ -82,17 +82,50 @@ export function withoutAnnotations(schema) {
   return kept;
 }
 
+/** The names of the contract's named schemas that `schema` refers to (`#/components/schemas/<name>`), directly. */
+function referencedNames(schema, names = new Set()) {
+  if (Array.isArray(schema)) for (const item of schema) referencedNames(item, names);
+  else if (schema && typeof schema === "object") {
+    for (const [key, value] of Object.entries(schema)) {
+      if (key === "$ref" && typeof value === "string" && value.startsWith("#/components/schemas/"))
+        names.add(decodeURIComponent(value.slice("#/components/schemas/".length).split("/")[0]));
+      else referencedNames(value, names);
+    }
+  }
+  return names;
+}
+
 /**
- * What the console's checks are compiled from: { components, schemas }, the contract's named schemas (the
- * only components a request schema refers to; a reference to another part would fail the compile, not pass
- * silently) and requestSchemas's, all without annotations.
+ * What the console's checks are compiled from, one part per compiled module: { bodies, queries }, each
+ * { components, schemas }, its request schemas (requestSchemas's) and the contract's named schemas they
+ * reach, all without annotations. A part holds only what its code is made from, so a save that changes one
+ * part (a request body's schema, say) leaves the other's compiled module as it was. (Named schemas are the only
+ * components a request schema refers to; a reference to another part would fail the compile, not pass
+ * silently.)
  */
 export function checkedSchemas(doc) {
-  const { bodies, queries } = requestSchemas(doc);
-  const strip = (map) =>
-    Object.fromEntries(Object.entries(map).map(([id, schema]) => [id, withoutAnnotations(schema)]));
-  return {
-    components: { schemas: strip(doc.components?.schemas ?? {}) },
-    schemas: { bodies: strip(bodies), queries: strip(queries) },
+  const named = doc.components?.schemas ?? {};
+  const part = (requests) => {
+    const schemas = Object.fromEntries(
+      Object.entries(requests).map(([id, schema]) => [id, withoutAnnotations(schema)]),
+    );
+    const reached = new Map();
+    const reach = (schema) => {
+      for (const name of referencedNames(schema)) {
+        if (reached.has(name) || !(name in named)) continue;
+        reached.set(name, withoutAnnotations(named[name]));
+        reach(reached.get(name));
+      }
+    };
+    reach(schemas);
+    // In the contract's order, as the whole set of named schemas was handed to the compiler.
+    const schemasReached = Object.fromEntries(
+      Object.keys(named)
+        .filter((name) => reached.has(name))
+        .map((name) => [name, reached.get(name)]),
+    );
+    return { components: { schemas: schemasReached }, schemas };
   };
+  const { bodies, queries } = requestSchemas(doc);
+  return { bodies: part(bodies), queries: part(queries) };
 }

@@ -45,10 +45,16 @@ export function standaloneValidators(doc, kind, schemas) {
   return standaloneCode(ajv, exported);
 }
 
+/** The module of each kind of request (./request-schemas.mjs's checkedSchemas part): its name and Ajv's kind. */
+export const CHECK_MODULES = {
+  bodies: { name: BODY_VALIDATORS, kind: "inputs" },
+  queries: { name: QUERY_VALIDATORS, kind: "queries" },
+};
+
 /** The generated modules the console's script imports, by name. */
 export function requestValidatorModules(doc, { bodies, queries } = requestSchemas(doc)) {
   return {
-    [BODY_VALIDATORS]: standaloneValidators(doc, "inputs", bodies),
-    [QUERY_VALIDATORS]: standaloneValidators(doc, "queries", queries),
+    [BODY_VALIDATORS]: standaloneValidators(doc, CHECK_MODULES.bodies.kind, bodies),
+    [QUERY_VALIDATORS]: standaloneValidators(doc, CHECK_MODULES.queries.kind, queries),
   };
 }
