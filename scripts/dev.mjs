@@ -155,8 +155,10 @@ async function requestCheck() {
  * wait for the page to paint (up to 700 ms) and the restart to start then: a save that changed the request
  * checks had console.js written 1.19-1.22 s after it (medians of 5 saves, scripts/dev/measure.mjs); compiled
  * at once, only the changed part of the checks (./request-schemas.mjs), and with the restart after it,
- * 0.88-0.92 s, the page showing the save as soon as before (0.66-0.77 s). Answers { painted }, a promise that
- * holds until the regenerated page has painted, which the lint and the review wait for.
+ * 0.88-0.92 s; with the bundle's YAML made from the last save's entries too
+ * (@workapi/spec's scripts/yaml-document.mjs), 0.80-0.83 s (10 saves), the page showing the save as soon as
+ * before (0.62-0.74 s). Answers { painted }, a promise that holds until the regenerated page has painted,
+ * which the lint and the review wait for.
  */
 async function regenerate({ cache = true } = {}) {
   const started = performance.now();
@@ -174,7 +176,6 @@ async function regenerate({ cache = true } = {}) {
     consoleDone = resolve;
   });
   const onProduced = (entry) => {
-    if (process.env.MEASURE_LOG) log(`[t] produced ${entry.generator.name} ${Date.now()}`);
     const paths = write(root, [entry]);
     written.push(...paths);
     if (paths.length) log(`rewrote ${paths.join(", ")} in ${elapsed()} ms`);
@@ -208,9 +209,9 @@ async function regenerate({ cache = true } = {}) {
   }
   state.broken = undefined;
   if (!written.length) log(`nothing changed (${elapsed()} ms)`);
-  // In an object: an async function answering a promise would wait for it.
   // The reference server restarts on a rewritten bundle once every output is written and the page has painted.
   if (written.some((path) => path.startsWith("packages/spec/openapi"))) painted().then(restartServer);
+  // In an object: an async function answering a promise would wait for it.
   return { painted: painted() };
 }
 

@@ -73,7 +73,6 @@ try {
   const timed = async (write, shown, arg) => {
     const saved = performance.now();
     const savedAt = Date.now();
-    if (process.env.MEASURE_LOG) console.log(`save at ${savedAt}`);
     write();
     await page.waitForFunction(shown, arg, { polling: "raf", timeout: 60_000 });
     const paged = performance.now() - saved;
@@ -171,7 +170,6 @@ try {
     );
   }
 } finally {
-  if (process.env.MEASURE_LOG) console.log(output);
   await browser.close();
   dev.kill("SIGTERM");
   await new Promise((resolve) => dev.once("exit", resolve));
