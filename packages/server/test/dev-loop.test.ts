@@ -207,4 +207,23 @@ ${output}`,
     await expect.poll(() => heading().textContent(), { timeout: 30_000 }).toContain("Fetch an account");
     await expect.poll(() => broken.count(), { timeout: 30_000 }).toBe(0);
   });
+
+  it("shows a $ref to nothing by file and line, keeps the last good page, and recovers on the next good save", async () => {
+    const good = readFileSync(spec("paths/accounts.get.yaml"), "utf8");
+    const missing = "../components/schemas/AccountsGetMissing.yaml";
+    edit("paths/accounts.get.yaml", (text) =>
+      text.replace("$ref: ../components/schemas/AccountsGetResponse.yaml", `$ref: ${missing}`),
+    );
+    const broken = page.locator("#workapi-dev .dev-broken");
+    await expect.poll(() => broken.count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    const shown = (await broken.allTextContents()).join("\n");
+    expect(shown).toMatch(/spec\/paths\/accounts\.get\.yaml:\d+/);
+    expect(shown).toContain("AccountsGetMissing.yaml");
+    expect(output).toMatch(/spec\/paths\/accounts\.get\.yaml:\d+ .*AccountsGetMissing\.yaml/);
+    const summary = (await heading().textContent()) ?? "";
+    expect(summary.length).toBeGreaterThan(0);
+    writeFileSync(spec("paths/accounts.get.yaml"), good);
+    await expect.poll(() => broken.count(), { timeout: 30_000 }).toBe(0);
+    expect(await heading().textContent()).toBe(summary);
+  });
 });
