@@ -118,6 +118,15 @@ describe.each(databases)("kept answers of reads on %s", (database) => {
     expect(reads).toHaveBeenCalledTimes(1);
   });
 
+  it("reads the store once for requests that miss together, and each sees the change", async () => {
+    await get();
+    await ok(server, "/works.update", { id: work.id, title: "Together" });
+    const reads = recordReads();
+    const answers = await Promise.all(Array.from({ length: 6 }, () => get()));
+    expect(answers.map((answer) => answer.body.work.title)).toEqual(Array(6).fill("Together"));
+    expect(reads).toHaveBeenCalledTimes(1);
+  });
+
   it("sees a write by another store on the same database on the very next read", async () => {
     expect((await get()).body.work.title).toBe("Before");
     expect((await get()).body.work.title).toBe("Before");
@@ -274,6 +283,55 @@ describe("the answer cache", () => {
     expect(cache.get("tags", await changes.now())).toBeUndefined();
     await cache.through("tags", store, answer("[]"), await changes.now());
     expect(cache.get("tags", await changes.now())?.text).toBe("[]");
+  });
+
+  it("has a request that misses while its key is read wait for that read, and take it only when current", async () => {
+    let tags = 0;
+    const changes = new DatabaseChanges(async () => ({ credentials: 0, families: new Map([["tag", tags]]) }));
+    const cache = new AnswerCache(changes, 1 << 20);
+    let reads = 0;
+    let release: () => void = () => {};
+    const slow = (text: string) => async (reading: Store) => {
+      reads++;
+      await new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      return answer(text)(reading);
+    };
+    expect(await cache.shared("tags", await changes.now())).toBeUndefined();
+
+    // Counts unchanged since the running read's: its answer serves the waiter, and the store is read once.
+    const first = cache.through("tags", store, slow("one"), await changes.now());
+    const waiting = cache.shared("tags", await changes.now());
+    release();
+    expect((await waiting)?.text).toBe("one");
+    expect((await first) as JsonText).toBeInstanceOf(JsonText);
+    expect(reads).toBe(1);
+
+    // A tag committed after the running read's counts were read: the waiter, whose counts are newer, reads
+    // for itself; so does a waiter of a read that failed.
+    tags++;
+    const second = cache.through("tags", store, slow("two"), await changes.now());
+    tags++;
+    const newer = cache.shared("tags", await changes.now());
+    release();
+    expect(await newer).toBeUndefined();
+    await second;
+    const failing = cache.through(
+      "tags",
+      store,
+      async () => {
+        await new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        throw new Error("lost");
+      },
+      await changes.now(),
+    );
+    const ofFailed = cache.shared("tags", await changes.now());
+    release();
+    expect(await ofFailed).toBeUndefined();
+    await expect(failing).rejects.toThrow("lost");
   });
 
   it("keeps nothing whose reads no count covers", async () => {

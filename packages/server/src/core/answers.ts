@@ -109,6 +109,15 @@ function scopesKey(scopes: readonly string[]): number {
 export class AnswerCache {
   readonly #entries = new Map<string, Kept>();
   #bytes = 0;
+  /**
+   * The read of each key running now, and what it will keep (undefined: nothing). A change to a family makes
+   * every kept answer that read it stale at once: on PostgreSQL the requests of a turn share one read of the
+   * counts, so the ten callers of one works.get all missed together and ran ten queries where one answer
+   * served them all (one writer beside ten readers: PostgreSQL did some 3 ms of work per create). A request
+   * that misses while the same key is being read waits for that read and takes its answer when it is current
+   * for the request's own counts, the test a kept answer passes (`get`); otherwise it reads for itself.
+   */
+  readonly #reading = new Map<string, Promise<Kept | undefined>>();
 
   /** `maxBytes`: the answers kept take at most this many bytes; the oldest kept go first. */
   constructor(
@@ -137,6 +146,17 @@ export class AnswerCache {
   }
 
   /**
+   * The answer of a read of `key` running now, once it ends, when it is current `at` (what is committed as this
+   * request reads it); undefined when no read runs or its answer is not current (the caller reads for itself).
+   */
+  async shared(key: string, at: Snapshot): Promise<JsonText | undefined> {
+    const running = this.#reading.get(key);
+    if (!running) return undefined;
+    const made = await running;
+    return made && this.#current(made, at) ? made.answer : undefined;
+  }
+
+  /**
    * Runs `read` on a store that notes what it reads, and keeps its answer under `key` with the counts `at`
    * (read before `read` runs) when it is stored documents as they are. Not when something is known to have
    * been committed while it ran: the answer may then be newer than those counts, and the next request would
@@ -149,11 +169,22 @@ export class AnswerCache {
     at: Snapshot,
   ): Promise<unknown> {
     const reads = new Reads();
-    const answer = await read(recording(store, reads));
-    if (answer instanceof JsonText && !reads.uncovered && !this.changes.movedSince(at)) {
-      this.#keep(key, answer, reads, at);
+    const running = read(recording(store, reads));
+    // What is kept, and what waiters take (see `shared`); nothing when the read fails.
+    const made = running.then(
+      (answer) =>
+        answer instanceof JsonText && !reads.uncovered && !this.changes.movedSince(at)
+          ? this.#keep(key, answer, reads, at)
+          : undefined,
+      () => undefined,
+    );
+    // A read of a waiter the running one did not serve is not waited for by others: they wait for the first.
+    if (!this.#reading.has(key)) {
+      this.#reading.set(key, made);
+      void made.then(() => this.#reading.get(key) === made && this.#reading.delete(key));
     }
-    return answer;
+    await made;
+    return running;
   }
 
   #current(kept: Kept, now: Snapshot): boolean {
@@ -162,23 +193,26 @@ export class AnswerCache {
     return true;
   }
 
-  #keep(key: string, answer: JsonText, reads: Reads, at: Snapshot): void {
+  /** Keeps `answer` under `key` with the counts `at`, and answers what it kept (or would have, when too big). */
+  #keep(key: string, answer: JsonText, reads: Reads, at: Snapshot): Kept {
     const bytes = answer.body.length + key.length;
+    const made: Kept = {
+      answer,
+      bytes,
+      families: [...reads.families].map((kind) => [kind, at.family(kind)] as const),
+      credentials: reads.credentials ? at.credentials : undefined,
+    };
     // One answer may take a sixteenth of the room at most (an export of thousands is not kept).
-    if (bytes > this.maxBytes / 16) return;
+    if (bytes > this.maxBytes / 16) return made;
     const old = this.#entries.get(key);
     if (old) this.#drop(key, old);
     for (const [oldest, kept] of this.#entries) {
       if (this.#bytes + bytes <= this.maxBytes) break;
       this.#drop(oldest, kept);
     }
-    this.#entries.set(key, {
-      answer,
-      bytes,
-      families: [...reads.families].map((kind) => [kind, at.family(kind)] as const),
-      credentials: reads.credentials ? at.credentials : undefined,
-    });
+    this.#entries.set(key, made);
     this.#bytes += bytes;
+    return made;
   }
 
   #drop(key: string, kept: Kept): void {

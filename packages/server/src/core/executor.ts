@@ -119,7 +119,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
       if (!answers || !operation.safe) return executor.run(operation, caller, facts, { query });
       const key = answers.key(operation, caller, facts, query);
       const at = committed ?? (await answers.committed());
-      const kept = answers.get(key, at);
+      const kept = answers.get(key, at) ?? (await answers.shared(key, at));
       if (kept) return kept;
       const input = inputOf(operation, { query });
       return answers.through(
