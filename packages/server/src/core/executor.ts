@@ -45,8 +45,17 @@ export interface ExecutorOptions {
 export interface Executor {
   /** Whether an operation of this interface name has a handler. */
   has(name: string): boolean;
-  /** Runs `operation` for `caller` on the input that `arrived`, and answers its output. */
-  run(operation: Operation, caller: Authenticated, facts: RequestFacts, arrived: Arrived): Promise<unknown>;
+  /**
+   * Runs `operation` for `caller` on the input that `arrived`, and answers its output. `committed`: what is
+   * committed, as read during this request (a write run here may look up kept records under it).
+   */
+  run(
+    operation: Operation,
+    caller: Authenticated,
+    facts: RequestFacts,
+    arrived: Arrived,
+    committed?: Snapshot,
+  ): Promise<unknown>;
   /**
    * Runs the GET `operation` whose query string is `query`: its kept answer when there is one (the same query
    * string is the same input, and it passed when it was kept). `committed`: what is committed, as read during
@@ -92,24 +101,30 @@ export function createExecutor(options: ExecutorOptions): Executor {
     caller: Authenticated,
     facts: RequestFacts,
     input: unknown,
+    committed?: Snapshot,
   ) => {
     const handler = handlers.get(operation.name);
     if (!handler) throw new Error(`no handler for ${operation.name}`);
     if (operation.safe) return handler(contextFor(on, caller, operation, facts, sandboxes), input);
-    return on.transaction((tx) => handler(contextFor(tx, caller, operation, facts, sandboxes), input));
+    const run = (tx: Store) => handler(contextFor(tx, caller, operation, facts, sandboxes), input);
+    return on.transaction(run, committed);
   };
-  const here = async (operation: Operation, caller: Authenticated, facts: RequestFacts, arrived: Arrived) => {
-    return handle(store, operation, caller, facts, inputOf(operation, arrived));
-  };
+  const here = async (
+    op: Operation,
+    caller: Authenticated,
+    facts: RequestFacts,
+    arrived: Arrived,
+    at?: Snapshot,
+  ) => handle(store, op, caller, facts, inputOf(op, arrived), at);
   const executor: Executor = {
     has: (name) => handlers.has(name),
-    async run(operation, caller, facts, arrived) {
+    async run(operation, caller, facts, arrived, committed) {
       if (operation.safe) return checked(operation, await here(operation, caller, facts, arrived));
       writing++;
       try {
         const output = writeThread
           ? await writeThread.run(operation, caller, facts, arrived)
-          : await here(operation, caller, facts, arrived);
+          : await here(operation, caller, facts, arrived, committed);
         return await checked(operation, output);
       } finally {
         writing--;

@@ -72,6 +72,7 @@ export const contractRoutes = shared<RoutesOptions>(async (fastify, options) => 
                   auth,
                   facts,
                   await bodyOf(request, operation, options.bodyLimit),
+                  request.committed,
                 );
           reply.code(operation.successStatus);
           if (output instanceof JsonText)

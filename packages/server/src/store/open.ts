@@ -21,6 +21,7 @@ import { type Counts, DatabaseChanges, FileChanges } from "./changes.js";
 import { BACKSTOP_FRAMES, type CheckpointMode, checkpointThread } from "./checkpoints.js";
 import { CredentialsCache } from "./credentials.js";
 import { SqliteDocumentStreams } from "./document-streams.js";
+import { KeptLookups } from "./kept-lookups.js";
 import { KeptRecords } from "./kept-records.js";
 import { type DialectName, migrationProvider } from "./migrations.js";
 import { NEXT_NUMBERS, NUMBERS_CONNECTION_OPTIONS, NumbersOutside } from "./numbers.js";
@@ -260,6 +261,7 @@ async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Pro
     changes,
     undefined,
     numbers,
+    { kept: new KeptLookups() },
   );
 }
 

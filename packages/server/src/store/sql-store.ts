@@ -10,6 +10,7 @@ import { type CredentialsCache, readCredentials } from "./credentials.js";
 import type { DialectName } from "./dialect.js";
 import type { SqliteDocumentStreams } from "./document-streams.js";
 import { Expressions } from "./expressions.js";
+import type { KeptLookups, LookupFamily } from "./kept-lookups.js";
 import type { KeptRecords } from "./kept-records.js";
 import { ListShapes } from "./list-shapes.js";
 import type { NumbersOutside } from "./numbers.js";
@@ -44,6 +45,8 @@ export class SqlStore implements Store {
   readonly #db: Kysely<DB>;
   readonly #compiled: CompiledQueries;
   readonly #ctx: SqlContext;
+  /** In a transaction's store: whether it has run a write (then it looks nothing up in `lookups`). */
+  #wrote = false;
 
   constructor(
     db: Kysely<DB>,
@@ -56,6 +59,11 @@ export class SqlStore implements Store {
     streams?: SqliteDocumentStreams,
     /** On PostgreSQL: where transactions take display ids' numbers (./numbers.ts). */
     private readonly numbers?: NumbersOutside,
+    /**
+     * On PostgreSQL: the lookups kept for writes (./kept-lookups.ts), and in a transaction's store the counts
+     * its request read (none: nothing kept is used).
+     */
+    private readonly lookups?: { kept: KeptLookups; at?: Snapshot },
   ) {
     this.#db = db;
     this.#compiled = compiled ?? new CompiledQueries(db);
@@ -74,8 +82,9 @@ export class SqlStore implements Store {
    * Runs `fn` in a transaction, or directly when this store already is one. While a SQLite transaction runs,
    * other calls on the root store wait for it (one connection), so inside `fn` use `tx` only.
    */
-  #inTx<R>(fn: (store: SqlStore) => Promise<R>): Promise<R> {
+  #inTx<R>(fn: (store: SqlStore) => Promise<R>, at?: Snapshot): Promise<R> {
     if (this.#db.isTransaction) return fn(this);
+    const lookups = this.lookups ? { kept: this.lookups.kept, ...(at ? { at } : {}) } : undefined;
     return this.#db
       .transaction()
       .execute((trx) =>
@@ -89,9 +98,26 @@ export class SqlStore implements Store {
             undefined,
             undefined,
             this.numbers,
+            lookups,
           ),
         ),
       );
+  }
+
+  /** Marks this transaction's store as having written (see `#lookedUp`), and answers it. */
+  #writing(): this {
+    this.#wrote = true;
+    return this;
+  }
+
+  /**
+   * `read`, through the kept lookups when this is a transaction's store that has written nothing and knows
+   * its request's counts (see ./kept-lookups.ts).
+   */
+  #lookedUp<T>(key: string, family: LookupFamily, read: () => Promise<T>): Promise<T> {
+    const lookups = this.lookups;
+    if (!lookups?.at || this.#wrote || !this.#db.isTransaction) return read();
+    return lookups.kept.through(key, family, lookups.at, read);
   }
 
   /**
@@ -101,11 +127,11 @@ export class SqlStore implements Store {
    * locks are taken in one order at commit (./postgres-changes.ts), so what is left are transactions of one
    * organization that lock the same rows in opposite orders.
    */
-  async transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R> {
-    if (this.dialect !== "postgres" || this.#db.isTransaction) return this.#inTx(fn);
+  async transaction<R>(fn: (tx: Store) => Promise<R>, at?: Snapshot): Promise<R> {
+    if (this.dialect !== "postgres" || this.#db.isTransaction) return this.#inTx(fn, at);
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.#inTx(fn);
+        return await this.#inTx(fn, at);
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         if (attempt >= RETRIES || (code !== "40P01" && code !== "40001")) throw error;
@@ -115,7 +141,7 @@ export class SqlStore implements Store {
   }
 
   holdLock(name: string): Promise<void> {
-    return holdLock(this.#ctx, name);
+    return holdLock(this.#writing().#ctx, name);
   }
 
   async close(): Promise<void> {
@@ -131,13 +157,13 @@ export class SqlStore implements Store {
   }
 
   sandboxes(): SandboxStore {
-    return new SandboxStore(this.#ctx);
+    return new SandboxStore(this.#writing().#ctx);
   }
 
   // Organizations and dev users ---------------------------------------------------------------------------
 
   createOrg(name: string): Promise<Org> {
-    return this.#inTx((tx) => orgs.createOrg(tx.#ctx, name));
+    return this.#writing().#inTx((tx) => orgs.createOrg(tx.#ctx, name));
   }
 
   getOrg(id: string): Promise<Org | undefined> {
@@ -149,18 +175,20 @@ export class SqlStore implements Store {
   }
 
   setOrgStatus(id: string, status: Org["status"]): Promise<void> {
-    return orgs.setOrgStatus(this.#ctx, id, status);
+    return orgs.setOrgStatus(this.#writing().#ctx, id, status);
   }
 
   createDevUser(
     org: Org,
     fields: { email: string; full_name: string; display_name?: string },
   ): Promise<DevUser> {
-    return this.#inTx((tx) => orgs.createDevUser(tx.#ctx, org, fields));
+    return this.#writing().#inTx((tx) => orgs.createDevUser(tx.#ctx, org, fields));
   }
 
   getDevUser(orgId: string, id: string): Promise<DevUser | undefined> {
-    return orgs.getDevUser(this.#ctx, orgId, id);
+    return this.#lookedUp(`user\n${orgId}\n${id}`, { credentials: true }, () =>
+      orgs.getDevUser(this.#ctx, orgId, id),
+    );
   }
 
   listDevUsers(orgId: string): Promise<DevUser[]> {
@@ -170,7 +198,7 @@ export class SqlStore implements Store {
   // Tokens and credentials --------------------------------------------------------------------------------
 
   createToken(actor: Actor, fields: tokens.NewToken): Promise<TokenRecord> {
-    return this.#inTx((tx) => tokens.createToken(tx.#ctx, actor, fields));
+    return this.#writing().#inTx((tx) => tokens.createToken(tx.#ctx, actor, fields));
   }
 
   findTokenByHash(hash: string): Promise<TokenRecord | undefined> {
@@ -196,13 +224,13 @@ export class SqlStore implements Store {
   }
 
   revokeToken(actor: Actor, id: string): Promise<TokenRecord> {
-    return this.#inTx((tx) => tokens.revokeToken(tx.#ctx, actor, id));
+    return this.#writing().#inTx((tx) => tokens.revokeToken(tx.#ctx, actor, id));
   }
 
   // Records -----------------------------------------------------------------------------------------------
 
   createRecord<T extends object>(actor: Actor, record: NewRecord<T>): Promise<StoredRecord<T>> {
-    return this.#inTx((tx) => records.createRecord(tx.#ctx, actor, record));
+    return this.#writing().#inTx((tx) => records.createRecord(tx.#ctx, actor, record));
   }
 
   getRecord<T extends object>(
@@ -210,7 +238,10 @@ export class SqlStore implements Store {
     kinds: string[],
     idOrDisplayId: string,
   ): Promise<StoredRecord<T> | undefined> {
-    return records.getRecord<T>(this.#ctx, orgId, kinds, idOrDisplayId);
+    const read = () => records.getRecord<T>(this.#ctx, orgId, kinds, idOrDisplayId);
+    const [kind] = kinds;
+    if (kinds.length !== 1 || kind === undefined || !this.lookups?.kept.keeps(kind)) return read();
+    return this.#lookedUp(`record\n${kind}\n${orgId}\n${idOrDisplayId}`, { kind }, read);
   }
 
   getRecordJson(orgId: string, kinds: string[], idOrDisplayId: string): Promise<RecordJson | undefined> {
@@ -223,11 +254,11 @@ export class SqlStore implements Store {
     id: string,
     change: records.RecordChange<T>,
   ): Promise<StoredRecord<T>> {
-    return this.#inTx((tx) => records.updateRecord(tx.#ctx, actor, kind, id, change));
+    return this.#writing().#inTx((tx) => records.updateRecord(tx.#ctx, actor, kind, id, change));
   }
 
   deleteRecord(actor: Actor, kind: string, id: string): Promise<boolean> {
-    return records.deleteRecord(this.#ctx, actor, kind, id);
+    return records.deleteRecord(this.#writing().#ctx, actor, kind, id);
   }
 
   countRecords(orgId: string, kind: string, filter?: Filter): Promise<number> {
@@ -252,9 +283,11 @@ export class SqlStore implements Store {
         filter: { op: "eq", path: "subtype", value: subtype },
         limit: 1000,
       });
-    if (!this.kept?.keeps(kind)) return read();
     // One entry per kind, organization and subtype.
-    return this.kept.through(kind, `${kind}\n${orgId}\n${subtype}`, this.#db.isTransaction, read);
+    const key = `${kind}\n${orgId}\n${subtype}`;
+    if (this.kept?.keeps(kind)) return this.kept.through(kind, key, this.#db.isTransaction, read);
+    if (this.lookups?.kept.keeps(kind)) return this.#lookedUp(`subtype\n${key}`, { kind }, read);
+    return read();
   }
 
   findRecordJson(

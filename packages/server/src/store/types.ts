@@ -193,8 +193,12 @@ export interface Store {
    * store of a SQLite file or of PostgreSQL (an in-memory database and a transaction's store have none).
    */
   readonly changes?: Changes;
-  /** Runs `fn` in one transaction; every store call made through `tx` is part of it. */
-  transaction<R>(fn: (tx: Store) => Promise<R>): Promise<R>;
+  /**
+   * Runs `fn` in one transaction; every store call made through `tx` is part of it. `at`: the counts its
+   * request read after it arrived, under which a PostgreSQL store may answer lookups from what it keeps
+   * (./kept-lookups.ts).
+   */
+  transaction<R>(fn: (tx: Store) => Promise<R>, at?: Snapshot): Promise<R>;
   /**
    * On a transaction's store: waits until no transaction of any process holds the lock `name`, and holds it
    * until this transaction ends (e.g. "is there an organization? else create one" done exactly once).
