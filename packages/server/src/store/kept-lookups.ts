@@ -18,8 +18,8 @@ import type { Snapshot } from "./changes.js";
 /** The families whose lookups inside writes are kept (they change seldom and are read by hot writes). */
 const KEPT_LOOKUP_KINDS: ReadonlySet<string> = new Set(["part", "custom_stage", "stage_diagram"]);
 
-/** How many lookups are kept at most; past it, all are dropped (they are read again as needed). */
-const MAX_ENTRIES = 10_000;
+/** How many lookups are kept at most (a stage diagram list is a few kB); past it, all are dropped and read again. */
+const MAX_ENTRIES = 2_000;
 
 interface Kept {
   count: number;
