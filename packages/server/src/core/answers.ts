@@ -112,8 +112,8 @@ export class AnswerCache {
   /**
    * The read of each key running now, and what it will keep (undefined: nothing). A change to a family makes
    * every kept answer that read it stale at once: on PostgreSQL the requests of a turn share one read of the
-   * counts, so the ten callers of one works.get all missed together and ran ten queries where one answer
-   * served them all (one writer beside ten readers: PostgreSQL did some 3 ms of work per create). A request
+   * counts, so the callers of one works.get missed together, and each read the record (six callers just
+   * after a change: five reads, test/answers.test.ts) where one answer served them all. A request
    * that misses while the same key is being read waits for that read and takes its answer when it is current
    * for the request's own counts, the test a kept answer passes (`get`); otherwise it reads for itself.
    */

@@ -2,9 +2,9 @@
 // stage diagram and start stage), kept between writes while their family's change count is unchanged.
 //
 // Why: a works.create on PostgreSQL ran eleven statements, each a round trip the server and the database pay
-// in CPU, and four of them were these lookups of records that seldom change. Answering them from memory
-// served 1.55-1.62x as many creates (10 callers, 4 alternated pairs of 6 s, 2,000 seeded works: 699-952
-// against 1,301-1,526 a second).
+// in CPU, and four of them were these lookups of records that seldom change. Kept, they served 1.31-1.72x
+// as many creates (10 callers, 4 alternated pairs of 6 s, 2,000 seeded works: 571-974 against 830-1,298 a
+// second).
 //
 // Exact in the way kept answers are (see ARCHITECTURE.md, "Kept answers and why they are never stale"): a
 // write's counts (`at`) are the ones its request read after it arrived, before its transaction began. A
