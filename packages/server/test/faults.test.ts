@@ -477,6 +477,10 @@ describe("load shedding", () => {
       const shipped = await startServerProcess("sqlite", lifted);
       const off = await startServerProcess("sqlite", { ...lifted, WORKAPI_MAX_EVENT_LOOP_DELAY_MS: "0" });
       try {
+        // Both servers (and this process's connections to them) warmed first: served from cold, each slice
+        // served more than the one before (533 requests in the first, 3,209 in the sixth, on a slow day), so
+        // the server that went second in a slice came out ahead, whichever it was.
+        for (const server of [shipped, off]) await closedLoop(server, callers, 1_500);
         // Short runs, alternated, so that a busy moment of the machine falls on both servers alike.
         const runs = { shipped: [] as ClosedLoop[], off: [] as ClosedLoop[] };
         for (let slice = 0; slice < 6; slice++) {
@@ -487,8 +491,13 @@ describe("load shedding", () => {
         }
         expect(runs.off.every((run) => run.other === 0)).toBe(true);
         expect(runs.shipped.every((run) => run.other === 0)).toBe(true);
-        // The median of the six side-by-side ratios: a slice that another suite's burst fell on moves one.
-        const ratios = runs.shipped.map((run, slice) => run.ok / Math.max(1, runs.off[slice]?.ok ?? 0));
+        // A ratio per two slices, one where each server went first, so that what is left of that drift
+        // cancels; the median of the three: a couple of slices that another suite's burst fell on moves one.
+        const served = (list: ClosedLoop[], couple: number) =>
+          (list[2 * couple]?.ok ?? 0) + (list[2 * couple + 1]?.ok ?? 0);
+        const ratios = [0, 1, 2].map(
+          (couple) => served(runs.shipped, couple) / Math.max(1, served(runs.off, couple)),
+        );
         expect(percentile(ratios, 50)).toBeGreaterThanOrEqual(0.8);
         // Where the server with shedding off answers within the delay goal, the shipped one refuses nothing.
         const offWithinGoal = runs.off.every((run) => percentile(run.ms, 99) <= 20);
