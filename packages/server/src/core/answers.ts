@@ -7,7 +7,7 @@
 // counts, as read for that request, are unchanged (see ../store/changes.ts): no input check, no handler, no
 // query. Exact: a change committed before a request began, by any connection of any process, is counted in
 // what the request reads (the argument is in the server README, "Kept answers and credentials").
-import type { Changes, Snapshot } from "../store/changes.js";
+import { type Changes, rewritesOf, type Snapshot } from "../store/changes.js";
 import type { Store } from "../store/types.js";
 import type { Authenticated } from "./auth.js";
 import type { RequestFacts } from "./context.js";
@@ -46,6 +46,16 @@ const CREDENTIAL_READS: ReadonlySet<string> = new Set([
   "listTokens",
 ]);
 
+/**
+ * The store's reads of one record by its id or display id (the family argument, then the id). One found by
+ * its id is changed only by an update or delete of it: ids are unique, so no insert can change what such a
+ * read answers, and the read is kept under its family's count of updates and deletes (`rewritesOf`). A
+ * works.get answer then stays kept while other work items are created (a suite creating and reading does
+ * both at once). A read that found nothing, or found its record by display id (not unique: a record
+ * committed later may hold it too and be the one answered), depends on inserts: the family's count.
+ */
+const ONE_RECORD_READS: ReadonlySet<string> = new Set(["getRecord", "getRecordJson"]);
+
 /** What one handler run read through the store (see `recording`). */
 class Reads {
   readonly families = new Set<string>();
@@ -66,6 +76,14 @@ function recording(store: Store, reads: Reads): Store {
           const kinds = args[1];
           const named = typeof kinds === "string" ? [kinds] : Array.isArray(kinds) ? kinds : [];
           if (named.length === 0) reads.uncovered = true;
+          else if (ONE_RECORD_READS.has(property)) {
+            return oneRecord(
+              value.apply(target, args) as Promise<unknown>,
+              named.map(String),
+              args[2],
+              reads,
+            );
+          }
           for (const kind of named) reads.families.add(String(kind));
         } else if (CREDENTIAL_READS.has(property)) {
           reads.credentials = true;
@@ -104,6 +122,25 @@ function scopesKey(scopes: readonly string[]): number {
     scopeKeys.set(scopes, key);
   }
   return key;
+}
+
+/** Notes in `reads` what a read of one record (`id`, of the families `kinds`) depends on (see ONE_RECORD_READS). */
+async function oneRecord(
+  read: Promise<unknown>,
+  kinds: string[],
+  id: unknown,
+  reads: Reads,
+): Promise<unknown> {
+  let found: unknown;
+  try {
+    found = await read;
+  } finally {
+    const record = found as { id?: unknown; kind?: unknown } | undefined;
+    if (record && record.id === id && typeof record.kind === "string")
+      reads.families.add(rewritesOf(record.kind));
+    else for (const kind of kinds) reads.families.add(kind);
+  }
+  return found;
 }
 
 export class AnswerCache {

@@ -7,11 +7,24 @@
 // when it moved; DatabaseChanges asks PostgreSQL for them in one statement. The exactness of both is argued
 // in the server README ("Kept answers and credentials").
 
+/**
+ * What a family's second count is named by (`~work`): it moves with every update and delete of a record of
+ * the family, never with an insert (the same triggers move both: 0014_rewrite_counts). A record found by its
+ * id changes only when it is updated or deleted, ids being unique, so a read that found one depends on this
+ * count only (see ../core/answers.ts); a read that found nothing, or read a list, depends on the family's.
+ */
+export const REWRITES = "~";
+
+/** The name of the count of updates and deletes of records of `kind` (see REWRITES). */
+export function rewritesOf(kind: string): string {
+  return `${REWRITES}${kind}`;
+}
+
 /** The committed counts at one moment. */
 export interface Snapshot {
   /** The count of changes to tokens, organizations and users. */
   readonly credentials: number;
-  /** The count of changes to records of `kind`; 0 before the first. */
+  /** The count of changes to records of `kind` (or of updates and deletes: `rewritesOf(kind)`); 0 before the first. */
   family(kind: string): number;
 }
 

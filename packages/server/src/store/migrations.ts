@@ -2,8 +2,14 @@
 // records applied migrations in its own table and skips them on the next start; new migrations are appended
 // to MIGRATIONS under a name that sorts after the existing ones, never edited once released.
 import { type Kysely, type Migration, type MigrationProvider, type RawBuilder, sql } from "kysely";
+import { REWRITES } from "./changes.js";
 import type { DialectName } from "./dialect.js";
-import { postgresChanges, postgresChangesAtCommit, postgresCountSlots } from "./postgres-changes.js";
+import {
+  postgresChanges,
+  postgresChangesAtCommit,
+  postgresCountSlots,
+  postgresRewriteCounts,
+} from "./postgres-changes.js";
 import { sandboxesMigration, sandboxSparesMigration } from "./sandbox-migration.js";
 import type { DB } from "./tables.js";
 
@@ -24,6 +30,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     "0011_postgres_changes_at_commit": dialect === "postgres" ? postgresChangesAtCommit() : NOTHING,
     "0012_sandbox_spares": sandboxSparesMigration(dialect),
     "0013_postgres_count_slots": dialect === "postgres" ? postgresCountSlots() : NOTHING,
+    "0014_rewrite_counts": dialect === "postgres" ? postgresRewriteCounts() : rewriteCounts(),
   };
   return { getMigrations: async () => migrations };
 }
@@ -400,6 +407,36 @@ function familyChanges(dialect: DialectName): Migration {
         await sql`drop trigger if exists ${sql.id(`records_${event}_family_change`)}`.execute(db);
       }
       await keptRecordChanges(dialect).up(db);
+    },
+  };
+}
+
+/**
+ * On SQLite, each family's count of updates and deletes, `~<kind>` (see REWRITES in ./changes.ts), moved by
+ * triggers of its own beside 0007's in the same transaction as the change (a record whose kind changed counts
+ * for both families). PostgreSQL's is postgresRewriteCounts.
+ */
+function rewriteCounts(): Migration {
+  const count = (kind: string, when = "") =>
+    `insert into kept_record_changes (kind, n) select '${REWRITES}' || ${kind}, 1 where true ${when}
+      on conflict (kind) do update set n = n + 1;`;
+  const triggers = {
+    update: `begin ${count("old.kind")} ${count("new.kind", "and new.kind <> old.kind")} end`,
+    delete: `begin ${count("old.kind")} end`,
+  };
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      for (const [event, body] of Object.entries(triggers)) {
+        await sql`create trigger if not exists ${sql.id(`records_${event}_rewrite_change`)} after ${sql.raw(
+          event,
+        )} on records ${sql.raw(body)}`.execute(db);
+      }
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      for (const event of Object.keys(triggers)) {
+        await sql`drop trigger if exists ${sql.id(`records_${event}_rewrite_change`)}`.execute(db);
+      }
+      await sql`delete from kept_record_changes where substr(kind, 1, 1) = ${REWRITES}`.execute(db);
     },
   };
 }

@@ -1,6 +1,7 @@
 // Migration 0009_postgres_changes (see ./migrations.ts, which lists it): the change counts of ./changes.ts on
 // PostgreSQL.
 import { type Kysely, type Migration, sql } from "kysely";
+import { REWRITES } from "./changes.js";
 
 /**
  * On PostgreSQL, the counts of 0002_credential_changes and 0007_family_changes, in tables of the same names,
@@ -277,3 +278,60 @@ const SLOT_COUNT_CHANGES = `
       where kind <> '' order by kind
       on conflict (kind, slot) do update set n = kept_record_changes.n + 1;
     delete from pending_changes where tx = new.tx;`;
+
+/**
+ * Migration 0014_rewrite_counts on PostgreSQL (SQLite's is in ./migrations.ts): each family's count of
+ * updates and deletes, `~<kind>` (see REWRITES in ./changes.ts), noted by the same statement triggers and
+ * moved at commit with the family's own count, in the same order of names. A TRUNCATE of the records moves
+ * every count, these included (made first where a family had none yet).
+ */
+export function postgresRewriteCounts(): Migration {
+  const functions = (noteFamily: string, truncate: string) =>
+    Object.entries({ note_family_change: noteFamily, truncate_change: truncate });
+  const replace = async (db: Kysely<unknown>, bodies: Array<[string, string]>) => {
+    for (const [name, body] of bodies) {
+      await sql
+        .raw(`create or replace function workapi_${name}() returns trigger language plpgsql
+          set search_path from current as $$ begin ${body} return null; end $$`)
+        .execute(db);
+    }
+  };
+  return {
+    async up(db: Kysely<unknown>): Promise<void> {
+      await replace(db, functions(NOTE_FAMILY_AND_REWRITES, TRUNCATE_WITH_REWRITES));
+    },
+    async down(db: Kysely<unknown>): Promise<void> {
+      await replace(db, functions(AT_COMMIT_FUNCTIONS.note_family_change, FUNCTIONS.truncate_change));
+      await sql`delete from kept_record_changes where left(kind, 1) = ${REWRITES}`.execute(db);
+    },
+  };
+}
+
+/** note_family_change of 0011, noting also `~<kind>` for the records an update or a delete changed. */
+const NOTE_FAMILY_AND_REWRITES = `
+    declare
+      noted text := coalesce(current_setting('workapi.families_changed', true), '');
+      added text;
+    begin
+      select string_agg(distinct family, ',') into added from (
+          select kind as family from changed_rows
+          union all
+          select '${REWRITES}' || kind from changed_rows where tg_op <> 'INSERT'
+        ) as changed
+        where position(',' || family || ',' in ',' || noted || ',') = 0;
+      if added is not null then
+        ${MARK}
+        perform set_config('workapi.families_changed', concat_ws(',', nullif(noted, ''), added), true);
+      end if;
+    end;`;
+
+/** truncate_change of 0009, which first gives each family without one a count of updates and deletes. */
+const TRUNCATE_WITH_REWRITES = `
+    if tg_table_name = 'records' then
+      insert into kept_record_changes (kind, n)
+        select distinct '${REWRITES}' || kind, 0 from kept_record_changes where left(kind, 1) <> '${REWRITES}'
+        on conflict do nothing;
+      update kept_record_changes set n = n + 1;
+    else
+      update credential_changes set n = n + 1 where id = 1;
+    end if;`;
