@@ -255,13 +255,13 @@ function credentialChanges(dialect: DialectName): Migration {
   };
 }
 
-/** Families of records that change seldom and are read on hot paths: a store keeps them (see KeptRecords). */
-export const KEPT_KINDS = ["stage_diagram"] as const;
+/** The families 0003 counted (since 0007 every family has a count; what is kept: ./kept-records.ts). */
+const KEPT_KINDS = ["stage_diagram"] as const;
 
 /**
  * On SQLite, a counter per kept family that triggers move in the same transaction as every insert, update or
- * delete of one of its records: a store that keeps such records (see KeptRecords) compares it with the count
- * it read them at. PostgreSQL keeps no records, so the migration does nothing there.
+ * delete of one of its records: a store that kept such records compared it with the count it read them
+ * at. PostgreSQL kept no records then, so the migration does nothing there.
  */
 function keptRecordChanges(dialect: DialectName): Migration {
   // Literals: a trigger's SQL cannot take bound parameters.

@@ -21,8 +21,7 @@ import { type Counts, DatabaseChanges, FileChanges } from "./changes.js";
 import { BACKSTOP_FRAMES, type CheckpointMode, checkpointThread } from "./checkpoints.js";
 import { CredentialsCache } from "./credentials.js";
 import { SqliteDocumentStreams } from "./document-streams.js";
-import { KeptLookups } from "./kept-lookups.js";
-import { KeptRecords } from "./kept-records.js";
+import { CREDENTIALS, fileCounts, KeptRecords, requestCounts } from "./kept-records.js";
 import { type DialectName, migrationProvider } from "./migrations.js";
 import { NEXT_NUMBERS, NUMBERS_CONNECTION_OPTIONS, NumbersOutside } from "./numbers.js";
 import { OwnConnection } from "./own-connection.js";
@@ -183,9 +182,20 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
     (kind) => (familyChanges.get(kind) as number | undefined) ?? 0,
   );
   const cache = new CredentialsCache(changes);
-  const transactionCount = sqlite.prepare("select n from kept_record_changes where kind = ?").pluck();
-  const kept = new KeptRecords(changes, (kind) => (transactionCount.get(kind) as number | undefined) ?? 0);
+  const kept = sqliteKeptRecords(sqlite, changes);
   return new SqlStore(split, "sqlite", cache, undefined, kept, changes, new SqliteDocumentStreams(file));
+}
+
+/** A SQLite file's kept records: inside a transaction, their counts are read on the write connection `sqlite`. */
+function sqliteKeptRecords(sqlite: Database.Database, changes: FileChanges): KeptRecords {
+  const family = sqlite.prepare("select n from kept_record_changes where kind = ?").pluck();
+  const credentials = sqlite.prepare("select n from credential_changes where id = 1").pluck();
+  return new KeptRecords(
+    fileCounts(changes, (name) =>
+      // A family without a row has had no change yet.
+      name === CREDENTIALS ? (credentials.get() as number) : ((family.get(name) as number | undefined) ?? 0),
+    ),
+  );
 }
 
 async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Promise<Store> {
@@ -257,11 +267,10 @@ async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Pro
     "postgres",
     new CredentialsCache(changes),
     undefined,
-    undefined,
+    new KeptRecords(requestCounts),
     changes,
     undefined,
     numbers,
-    { kept: new KeptLookups() },
   );
 }
 

@@ -10,8 +10,7 @@ import { type CredentialsCache, readCredentials } from "./credentials.js";
 import type { DialectName } from "./dialect.js";
 import type { SqliteDocumentStreams } from "./document-streams.js";
 import { Expressions } from "./expressions.js";
-import type { KeptLookups, LookupFamily } from "./kept-lookups.js";
-import type { KeptRecords } from "./kept-records.js";
+import { CREDENTIALS, copied, type KeptRecords, oneRecordRead, type Reader } from "./kept-records.js";
 import { ListShapes } from "./list-shapes.js";
 import type { NumbersOutside } from "./numbers.js";
 import * as orgs from "./orgs-and-users.js";
@@ -45,7 +44,7 @@ export class SqlStore implements Store {
   readonly #db: Kysely<DB>;
   readonly #compiled: CompiledQueries;
   readonly #ctx: SqlContext;
-  /** In a transaction's store: whether it has run a write (then it looks nothing up in `lookups`). */
+  /** In a transaction's store: whether it has run a write (then PostgreSQL uses nothing kept, see `kept`). */
   #wrote = false;
 
   constructor(
@@ -53,17 +52,15 @@ export class SqlStore implements Store {
     readonly dialect: DialectName,
     private readonly credentialsCache?: CredentialsCache,
     compiled?: CompiledQueries,
+    /** On a SQLite file or PostgreSQL: the records kept between reads (./kept-records.ts). */
     private readonly kept?: KeptRecords,
     /** What has been committed (the root store of a SQLite file or of PostgreSQL). */
     readonly changes?: Changes,
     streams?: SqliteDocumentStreams,
     /** On PostgreSQL: where transactions take display ids' numbers (./numbers.ts). */
     private readonly numbers?: NumbersOutside,
-    /**
-     * On PostgreSQL: the lookups kept for writes (./kept-lookups.ts), and in a transaction's store the counts
-     * its request read (none: nothing kept is used).
-     */
-    private readonly lookups?: { kept: KeptLookups; at?: Snapshot },
+    /** In a transaction's store: the counts its request read after it arrived (see ./kept-records.ts). */
+    private readonly at?: Snapshot,
   ) {
     this.#db = db;
     this.#compiled = compiled ?? new CompiledQueries(db);
@@ -84,7 +81,6 @@ export class SqlStore implements Store {
    */
   #inTx<R>(fn: (store: SqlStore) => Promise<R>, at?: Snapshot): Promise<R> {
     if (this.#db.isTransaction) return fn(this);
-    const lookups = this.lookups ? { kept: this.lookups.kept, ...(at ? { at } : {}) } : undefined;
     return this.#db
       .transaction()
       .execute((trx) =>
@@ -98,26 +94,21 @@ export class SqlStore implements Store {
             undefined,
             undefined,
             this.numbers,
-            lookups,
+            at,
           ),
         ),
       );
   }
 
-  /** Marks this transaction's store as having written (see `#lookedUp`), and answers it. */
+  /** Marks this transaction's store as having written (see `#reader`), and answers it. */
   #writing(): this {
     this.#wrote = true;
     return this;
   }
 
-  /**
-   * `read`, through the kept lookups when this is a transaction's store that has written nothing and knows
-   * its request's counts (see ./kept-lookups.ts).
-   */
-  #lookedUp<T>(key: string, family: LookupFamily, read: () => Promise<T>): Promise<T> {
-    const lookups = this.lookups;
-    if (!lookups?.at || this.#wrote || !this.#db.isTransaction) return read();
-    return lookups.kept.through(key, family, lookups.at, read);
+  /** Where this store reads, for the kept records (./kept-records.ts). */
+  #reader(): Reader {
+    return { inTransaction: this.#db.isTransaction, wrote: this.#wrote, at: this.at };
   }
 
   /**
@@ -185,10 +176,11 @@ export class SqlStore implements Store {
     return this.#writing().#inTx((tx) => orgs.createDevUser(tx.#ctx, org, fields));
   }
 
-  getDevUser(orgId: string, id: string): Promise<DevUser | undefined> {
-    return this.#lookedUp(`user\n${orgId}\n${id}`, { credentials: true }, () =>
-      orgs.getDevUser(this.#ctx, orgId, id),
-    );
+  async getDevUser(orgId: string, id: string): Promise<DevUser | undefined> {
+    const read = () => orgs.getDevUser(this.#ctx, orgId, id);
+    if (!this.kept) return read();
+    const key = `user\n${orgId}\n${id}`;
+    return copied(await this.kept.through(this.#reader(), key, { families: [CREDENTIALS] }, read));
   }
 
   listDevUsers(orgId: string): Promise<DevUser[]> {
@@ -233,15 +225,16 @@ export class SqlStore implements Store {
     return this.#writing().#inTx((tx) => records.createRecord(tx.#ctx, actor, record));
   }
 
-  getRecord<T extends object>(
+  async getRecord<T extends object>(
     orgId: string,
     kinds: string[],
     idOrDisplayId: string,
   ): Promise<StoredRecord<T> | undefined> {
     const read = () => records.getRecord<T>(this.#ctx, orgId, kinds, idOrDisplayId);
     const [kind] = kinds;
-    if (kinds.length !== 1 || kind === undefined || !this.lookups?.kept.keeps(kind)) return read();
-    return this.#lookedUp(`record\n${kind}\n${orgId}\n${idOrDisplayId}`, { kind }, read);
+    if (kinds.length !== 1 || kind === undefined || !this.kept?.keeps(kind)) return read();
+    const key = `record\n${kind}\n${orgId}\n${idOrDisplayId}`;
+    return copied(await this.kept.through(this.#reader(), key, oneRecordRead(kind, idOrDisplayId), read));
   }
 
   getRecordJson(orgId: string, kinds: string[], idOrDisplayId: string): Promise<RecordJson | undefined> {
@@ -283,11 +276,10 @@ export class SqlStore implements Store {
         filter: { op: "eq", path: "subtype", value: subtype },
         limit: 1000,
       });
-    // One entry per kind, organization and subtype.
-    const key = `${kind}\n${orgId}\n${subtype}`;
-    if (this.kept?.keeps(kind)) return this.kept.through(kind, key, this.#db.isTransaction, read);
-    if (this.lookups?.kept.keeps(kind)) return this.#lookedUp(`subtype\n${key}`, { kind }, read);
-    return read();
+    if (!this.kept?.keeps(kind)) return read();
+    // One entry per kind, organization and subtype; served frozen, as the caller may not change it.
+    const key = `subtype\n${kind}\n${orgId}\n${subtype}`;
+    return this.kept.through(this.#reader(), key, { families: [kind] }, read);
   }
 
   findRecordJson(

@@ -196,7 +196,7 @@ export interface Store {
   /**
    * Runs `fn` in one transaction; every store call made through `tx` is part of it. `at`: the counts its
    * request read after it arrived, under which a PostgreSQL store may answer lookups from what it keeps
-   * (./kept-lookups.ts).
+   * (./kept-records.ts).
    */
   transaction<R>(fn: (tx: Store) => Promise<R>, at?: Snapshot): Promise<R>;
   /**

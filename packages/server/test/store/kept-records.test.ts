@@ -109,3 +109,61 @@ describeStores("kept records", (env) => {
     expect(Object.isFrozen(again[0]?.data)).toBe(keeps());
   });
 });
+
+describeStores("kept records of one record", (env) => {
+  const part = (actor: Actor, name: string) =>
+    env.store.createRecord<{ name: string }>(actor, {
+      kind: "part",
+      idType: "product",
+      prefix: "PROD",
+      label: name,
+      data: { name },
+    });
+  /** Reads of one record as a write's lookups make them: in a transaction under its request's counts. */
+  const lookUp = async (actor: Actor, idOrDisplayId: string) =>
+    env.store.transaction(
+      (tx) => tx.getRecord<{ name: string }>(actor.orgId, ["part"], idOrDisplayId),
+      await env.store.changes?.now(),
+    );
+  const partReads = () =>
+    env.queries.filter((query) => /^select .* from "records" where/s.test(query)).length;
+  /** Whether this target keeps records (a SQLite file or PostgreSQL); in memory every read runs. */
+  const keeps = () => env.target.reopenable;
+
+  it("keeps a record found by its id while others of its family are created, and sees its change at once", async () => {
+    const actor = await env.newActor();
+    const kept = await part(actor, "kept");
+    await lookUp(actor, kept.id);
+    const before = partReads();
+    const again = await lookUp(actor, kept.id);
+    await part(actor, "another");
+    expect((await lookUp(actor, kept.id))?.data.name).toBe("kept");
+    expect(partReads() - before).toBe(keeps() ? 0 : 2);
+    // What is served is the caller's to change.
+    if (again) again.data.name = "changed by a caller";
+    expect((await lookUp(actor, kept.id))?.data.name).toBe("kept");
+    await env.store.updateRecord<{ name: string }>(actor, "part", kept.id, () => ({
+      data: { name: "renamed" },
+    }));
+    expect((await lookUp(actor, kept.id))?.data.name).toBe("renamed");
+    await env.store.deleteRecord(actor, "part", kept.id);
+    expect(await lookUp(actor, kept.id)).toBeUndefined();
+  });
+
+  it("reads again by display id, and after a miss, once another record of the family is created", async () => {
+    const actor = await env.newActor();
+    const first = await part(actor, "first");
+    await lookUp(actor, first.display_id);
+    const before = partReads();
+    await lookUp(actor, first.display_id);
+    expect(partReads() - before).toBe(keeps() ? 0 : 1);
+    await part(actor, "second");
+    await lookUp(actor, first.display_id);
+    expect(partReads() - before).toBe(keeps() ? 1 : 2);
+    const next = `PROD-${Number(first.display_id.slice("PROD-".length)) + 2}`;
+    expect(await lookUp(actor, next)).toBeUndefined();
+    const third = await part(actor, "third");
+    expect(third.display_id).toBe(next);
+    expect((await lookUp(actor, next))?.id).toBe(third.id);
+  });
+});
