@@ -44,7 +44,11 @@ export class SqlStore implements Store {
   readonly #db: Kysely<DB>;
   readonly #compiled: CompiledQueries;
   readonly #ctx: SqlContext;
-  /** In a transaction's store: whether it has run a write (then PostgreSQL uses nothing kept, see `kept`). */
+  /**
+   * In a transaction's store: whether it has written, or waited for a lock (`holdLock`), after which it may see
+   * commits newer than its request's counts; then PostgreSQL uses nothing kept (see `kept`). Each method that
+   * does either marks it (`#writing`): the statements alone do not tell, as a lock is taken by a SELECT.
+   */
   #wrote = false;
 
   constructor(
