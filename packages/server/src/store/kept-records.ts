@@ -31,7 +31,7 @@ export const CREDENTIALS = "\0credentials";
 /** Where a store reads: what decides which counts it may use. */
 export interface Reader {
   inTransaction: boolean;
-  /** Whether its transaction has written (PostgreSQL then uses nothing kept). */
+  /** Whether its transaction has written or waited for a lock (PostgreSQL then uses nothing kept). */
   wrote: boolean;
   /** The counts its request read after it arrived (a PostgreSQL transaction's store). */
   at?: Snapshot | undefined;
