@@ -7,7 +7,7 @@
 // alternated pairs of 6 s, 2,000 seeded works: 571-974 against 830-1,298 a second). On a SQLite file each
 // works.create read its type's stage diagrams on the write thread, the one every write waits for.
 //
-// One cache, two sources of counts, as the databases differ in what a reader can learn for free:
+// One cache, with counts from where each database lets a reader learn them for free:
 // - On a SQLite file (fileCounts), a count is read where the reader reads: inside a transaction on the write
 //   connection, where the transaction sees its own changes (and, under group commit, those of the
 //   transactions sharing its commit), outside one as committed (FileChanges). What a transaction read is kept
@@ -16,6 +16,7 @@
 //   keeping saves: the counts are those the write's request read after it arrived, before its transaction
 //   began (`at`). They serve only a transaction that has written nothing yet: it sees no change of its own,
 //   and its reads see what is committed. What such a transaction reads is at least as new as `at`.
+// - On SQLite in memory (connectionCounts), one connection: see there.
 // Either way a kept value is served only when the reader's count equals the one it was kept under: nothing
 // the value depends on changed before the reader's count was read. The argument is ARCHITECTURE.md's ("Kept
 // answers and why they are never stale"), and so is the use of a family's second count: a record found by
@@ -64,6 +65,19 @@ export function fileCounts(changes: FileChanges, inTransaction: (family: string)
   };
 }
 
+/**
+ * The counts of a database on one connection (SQLite in memory), which every call uses in turn: read on it,
+ * a count is committed, or inside a transaction counts that transaction's changes too. Those may yet be
+ * rolled back, and no committed count can be read beside them: so a store on one connection drops all it
+ * keeps when a transaction rolls back (`rolledBack`), and what it kept is the committed state again. A read
+ * outside the transaction that holds the connection (`inTransaction`) waits for it to end, and would read
+ * a count that transaction may roll back: it uses nothing kept.
+ */
+export function connectionCounts(read: (family: string) => number, inTransaction: () => boolean): KeptCounts {
+  return (reader, family) =>
+    !reader.inTransaction && inTransaction() ? undefined : { count: read(family), keep: ALWAYS };
+}
+
 /** PostgreSQL's counts: the ones a transaction's request read, while it has written nothing (see above). */
 export const requestCounts: KeptCounts = ({ inTransaction, wrote, at }, family) => {
   if (!inTransaction || wrote || !at) return undefined;
@@ -90,7 +104,16 @@ const MAX_ENTRIES = 2_000;
 export class KeptRecords {
   readonly #entries = new Map<string, Kept>();
 
-  constructor(private readonly counts: KeptCounts) {}
+  /** `forgetsRollbacks`: drop everything kept when a transaction rolls back (see connectionCounts). */
+  constructor(
+    private readonly counts: KeptCounts,
+    private readonly forgetsRollbacks = false,
+  ) {}
+
+  /** Called when a transaction of the store rolls back. */
+  rolledBack(): void {
+    if (this.forgetsRollbacks) this.#entries.clear();
+  }
 
   /** Whether records of `kind` are kept. */
   keeps(kind: string): boolean {

@@ -21,7 +21,7 @@ import { type Counts, DatabaseChanges, FileChanges } from "./changes.js";
 import { BACKSTOP_FRAMES, type CheckpointMode, checkpointThread } from "./checkpoints.js";
 import { CredentialsCache } from "./credentials.js";
 import { SqliteDocumentStreams } from "./document-streams.js";
-import { CREDENTIALS, fileCounts, KeptRecords, requestCounts } from "./kept-records.js";
+import { CREDENTIALS, connectionCounts, fileCounts, KeptRecords, requestCounts } from "./kept-records.js";
 import { type DialectName, migrationProvider } from "./migrations.js";
 import { NEXT_NUMBERS, NUMBERS_CONNECTION_OPTIONS, NumbersOutside } from "./numbers.js";
 import { OwnConnection } from "./own-connection.js";
@@ -150,7 +150,8 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
   }
   options.logger?.info(`store: SQLite at ${file}`);
   // An in-memory database exists only on its one connection.
-  if (file === ":memory:") return new SqlStore(db, "sqlite");
+  if (file === ":memory:") return memoryStore(db, sqlite);
+
   // Reads outside a transaction go to a read-only connection of their own: under WAL it sees every committed
   // transaction, and it need not wait while a write transaction holds the write connection across awaits.
   const reader = new Database(file, { readonly: true });
@@ -186,16 +187,27 @@ async function openSqlite(options: OpenStoreOptions): Promise<Store> {
   return new SqlStore(split, "sqlite", cache, undefined, kept, changes, new SqliteDocumentStreams(file));
 }
 
+/** A store on an in-memory SQLite database, whose one connection is `sqlite`. */
+function memoryStore(db: Kysely<DB>, sqlite: Database.Database): Store {
+  const kept = new KeptRecords(
+    connectionCounts(countsOn(sqlite), () => sqlite.inTransaction),
+    true,
+  );
+  return new SqlStore(db, "sqlite", undefined, undefined, kept);
+}
+
 /** A SQLite file's kept records: inside a transaction, their counts are read on the write connection `sqlite`. */
 function sqliteKeptRecords(sqlite: Database.Database, changes: FileChanges): KeptRecords {
+  return new KeptRecords(fileCounts(changes, countsOn(sqlite)));
+}
+
+/** A family's count (or the credentials') as a transaction on the connection `sqlite` sees it. */
+function countsOn(sqlite: Database.Database): (family: string) => number {
   const family = sqlite.prepare("select n from kept_record_changes where kind = ?").pluck();
   const credentials = sqlite.prepare("select n from credential_changes where id = 1").pluck();
-  return new KeptRecords(
-    fileCounts(changes, (name) =>
-      // A family without a row has had no change yet.
-      name === CREDENTIALS ? (credentials.get() as number) : ((family.get(name) as number | undefined) ?? 0),
-    ),
-  );
+  // A family without a row has had no change yet.
+  return (name) =>
+    name === CREDENTIALS ? (credentials.get() as number) : ((family.get(name) as number | undefined) ?? 0);
 }
 
 async function openPostgres(databaseUrl: string, options: OpenStoreOptions): Promise<Store> {

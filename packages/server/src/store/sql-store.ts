@@ -85,6 +85,11 @@ export class SqlStore implements Store {
    */
   #inTx<R>(fn: (store: SqlStore) => Promise<R>, at?: Snapshot): Promise<R> {
     if (this.#db.isTransaction) return fn(this);
+    // What is kept hears of a rollback before the connection runs anything else (see KeptRecords.rolledBack).
+    const rolledBack = (error: unknown): never => {
+      this.kept?.rolledBack();
+      throw error;
+    };
     return this.#db
       .transaction()
       .execute((trx) =>
@@ -100,8 +105,9 @@ export class SqlStore implements Store {
             this.numbers,
             at,
           ),
-        ),
-      );
+        ).catch(rolledBack),
+      )
+      .catch(rolledBack);
   }
 
   /** Marks this transaction's store as having written (see `#reader`), and answers it. */
