@@ -7,7 +7,7 @@
 // counts, as read for that request, are unchanged (see ../store/changes.ts): no input check, no handler, no
 // query. Exact: a change committed before a request began, by any connection of any process, is counted in
 // what the request reads (the argument is in the server README, "Kept answers and credentials").
-import { type Changes, rewritesOf, type Snapshot } from "../store/changes.js";
+import { type Changes, oneRecordCounts, type Snapshot } from "../store/changes.js";
 import type { Store } from "../store/types.js";
 import type { Authenticated } from "./auth.js";
 import type { RequestFacts } from "./context.js";
@@ -135,10 +135,7 @@ async function oneRecord(
   try {
     found = await read;
   } finally {
-    const record = found as { id?: unknown; kind?: unknown } | undefined;
-    if (record && record.id === id && typeof record.kind === "string")
-      reads.families.add(rewritesOf(record.kind));
-    else for (const kind of kinds) reads.families.add(kind);
+    for (const family of oneRecordCounts(kinds, id, found)) reads.families.add(family);
   }
   return found;
 }

@@ -20,6 +20,18 @@ export function rewritesOf(kind: string): string {
   return `${REWRITES}${kind}`;
 }
 
+/**
+ * The counts a read of one record of `kinds` by `idOrDisplayId` depends on, given what it `found` (see
+ * REWRITES): the found record's count of updates and deletes when it was found by its id, else the families'.
+ * Kept answers (../core/answers.ts) and kept records (./kept-records.ts) both follow it.
+ */
+export function oneRecordCounts(kinds: readonly string[], idOrDisplayId: unknown, found: unknown): string[] {
+  const record = found as { id?: unknown; kind?: unknown } | undefined;
+  if (record && record.id === idOrDisplayId && typeof record.kind === "string")
+    return [rewritesOf(record.kind)];
+  return [...kinds];
+}
+
 /** The committed counts at one moment. */
 export interface Snapshot {
   /** The count of changes to tokens, organizations and users. */

@@ -21,7 +21,7 @@
 // the value depends on changed before the reader's count was read. The argument is ARCHITECTURE.md's ("Kept
 // answers and why they are never stale"), and so is the use of a family's second count: a record found by
 // its id is kept under its family's count of updates and deletes (`rewritesOf`), which no insert moves.
-import { type FileChanges, rewritesOf, type Snapshot } from "./changes.js";
+import { type FileChanges, oneRecordCounts, rewritesOf, type Snapshot } from "./changes.js";
 
 /** The families whose records are kept (they change seldom, and every works.create reads them). */
 const KEPT_FAMILIES: ReadonlySet<string> = new Set(["part", "custom_stage", "stage_diagram"]);
@@ -149,8 +149,10 @@ export function oneRecordRead<T extends { id: string } | undefined>(
   kind: string,
   idOrDisplayId: string,
 ): KeptRead<T> {
-  const rewrites = rewritesOf(kind);
-  return { families: [kind, rewrites], under: (record) => (record?.id === idOrDisplayId ? rewrites : kind) };
+  return {
+    families: [kind, rewritesOf(kind)],
+    under: (record) => oneRecordCounts([kind], idOrDisplayId, record)[0] ?? kind,
+  };
 }
 
 /** `value`, or a copy a caller may change when it is a kept (frozen) one. */

@@ -56,7 +56,7 @@ export class SqlStore implements Store {
     readonly dialect: DialectName,
     private readonly credentialsCache?: CredentialsCache,
     compiled?: CompiledQueries,
-    /** On a SQLite file or PostgreSQL: the records kept between reads (./kept-records.ts). */
+    /** The records kept between reads (./kept-records.ts), shared by the root store and its transactions' stores. */
     private readonly kept?: KeptRecords,
     /** What has been committed (the root store of a SQLite file or of PostgreSQL). */
     readonly changes?: Changes,
